@@ -1,0 +1,93 @@
+/*
+ * npu_kabi.h - the ABI between translated kernel code (C generated from PTX) and the block
+ * executor. The JIT pastes this header's text into every generated C file, so it must stay
+ * self-contained (only <stdint.h>). Any change bumps NPU_KABI_VERSION, which is part of the
+ * kernel cache key.
+ *
+ * A translated kernel has one of two entry points:
+ *  - block mode (the kernel has no barrier and no warp-collective op): one call runs every
+ *    thread of a block, as a plain loop over tid z/y/x, so gcc sees a tight loop;
+ *  - thread mode (it has bar.*, shfl/vote/match/redux, bar.warp.sync, activemask): one call
+ *    runs one thread; the executor runs each thread of a block on its own fiber and switches
+ *    fibers inside the npu_krt_t collectives below.
+ * Generated code reaches the runtime only through b->rt (no symbol lookups from the .so).
+ *
+ * Address spaces inside generated code: generic and global addresses are host pointers
+ * (device memory lives in the host address space); .shared addresses are byte offsets into
+ * b->shared; .local addresses are offsets into the calling function's own local frame.
+ */
+#ifndef NPU_KABI_H
+#define NPU_KABI_H
+#include <stdint.h>
+
+#define NPU_KABI_VERSION 1
+
+typedef struct npu_krt npu_krt_t;
+
+typedef struct npu_bctx {
+    const npu_krt_t *rt;
+    uint32_t ctaid[3];
+    uint32_t nctaid[3];
+    uint32_t ntid[3];
+    uint32_t nthreads;          /* ntid.x * ntid.y * ntid.z */
+    uint8_t *shared;            /* static .shared layout first, then dynamic (extern) shared */
+    uint32_t shared_size;       /* static + dynamic bytes */
+    uint32_t dyn_shared_offset; /* where extern .shared arrays start (aligned to 16) */
+    uint32_t smid;              /* index of the worker running this block */
+    uint32_t nsmid;
+    void *exec;                 /* executor-private */
+} npu_bctx_t;
+
+typedef struct npu_tctx {
+    npu_bctx_t *b;
+    uint32_t tid[3];
+    uint32_t linear;            /* tid.x + ntid.x * (tid.y + ntid.y * tid.z) */
+    uint32_t lane;              /* linear % 32 */
+    uint32_t warp;              /* linear / 32 */
+    void *exec;                 /* executor-private */
+} npu_tctx_t;
+
+/* Modes and ops of the collectives, numbered as the translator emits them. */
+enum { NPU_SHFL_UP = 0, NPU_SHFL_DOWN = 1, NPU_SHFL_BFLY = 2, NPU_SHFL_IDX = 3 };
+enum { NPU_VOTE_ALL = 0, NPU_VOTE_ANY = 1, NPU_VOTE_UNI = 2, NPU_VOTE_BALLOT = 3 };
+enum { NPU_BARRED_POPC = 0, NPU_BARRED_AND = 1, NPU_BARRED_OR = 2 };
+enum { NPU_REDUX_ADD = 0, NPU_REDUX_MIN = 1, NPU_REDUX_MAX = 2, NPU_REDUX_UMIN = 3,
+       NPU_REDUX_UMAX = 4, NPU_REDUX_AND = 5, NPU_REDUX_OR = 6, NPU_REDUX_XOR = 7 };
+enum { NPU_FAULT_TRAP = 1, NPU_FAULT_ILLEGAL_ADDRESS = 2, NPU_FAULT_UNSUPPORTED = 3 };
+
+struct npu_krt {
+    /* bar.sync / barrier.sync / bar.arrive / bar.red: id 0..15, count 0 = all threads of the
+     * block (exited threads count as arrived). */
+    void (*bar_sync)(npu_tctx_t *t, uint32_t id, uint32_t count);
+    void (*bar_arrive)(npu_tctx_t *t, uint32_t id, uint32_t count);
+    uint32_t (*bar_red)(npu_tctx_t *t, uint32_t id, uint32_t count, int op, uint32_t pred);
+    /* Warp collectives, PTX semantics: mask = membermask (lanes not in it or exited are ignored). */
+    void (*warp_sync)(npu_tctx_t *t, uint32_t mask);
+    /* shfl.sync: b = lane/delta/lanemask, c = packed clamp and segment mask as in PTX;
+     * *pred (may be NULL) receives the in-range predicate. */
+    uint32_t (*shfl)(npu_tctx_t *t, int mode, uint32_t val, uint32_t b, uint32_t c,
+                     uint32_t mask, uint32_t *pred);
+    uint32_t (*vote)(npu_tctx_t *t, int mode, uint32_t pred, uint32_t mask);
+    uint32_t (*match_any)(npu_tctx_t *t, uint64_t v, uint32_t mask);
+    uint32_t (*match_all)(npu_tctx_t *t, uint64_t v, uint32_t mask, uint32_t *pred);
+    uint32_t (*redux)(npu_tctx_t *t, int op, uint32_t v, uint32_t mask);
+    uint32_t (*activemask)(npu_tctx_t *t);
+    /* Faults: do not return. The block is abandoned and the launch fails with the matching
+     * sticky status; the log names kernel, block, thread (and address). */
+    void (*trap)(npu_tctx_t *t);
+    void (*fault)(npu_tctx_t *t, int code, uint64_t addr, const char *what);
+    void (*assertfail)(npu_tctx_t *t, const char *msg, const char *file, uint32_t line,
+                       const char *func);
+    /* Device-side library calls. */
+    int32_t (*vprintf)(npu_tctx_t *t, const char *fmt, const void *args);
+    void *(*malloc)(npu_tctx_t *t, uint64_t size);
+    void (*free)(npu_tctx_t *t, void *p);
+    uint64_t (*clock64)(npu_tctx_t *t);
+    uint64_t (*globaltimer)(npu_tctx_t *t);
+};
+
+/* Entry points a translated kernel exports (see npu_kernel.h for how they are found). */
+typedef void (*npu_kblock_fn)(npu_bctx_t *b, const uint8_t *params);
+typedef void (*npu_kthread_fn)(npu_tctx_t *t, const uint8_t *params);
+
+#endif /* NPU_KABI_H */

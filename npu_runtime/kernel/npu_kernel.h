@@ -1,0 +1,122 @@
+/*
+ * npu_kernel.h - kernel engine API: fatbin -> PTX -> C -> native code -> grid execution.
+ *
+ *  fatbin.c    npu_fatbin_*   find and decompress the PTX in a fatbin (zstd, LZ4, plain)
+ *  ptx_*.c     npu_kmodule_*  parse PTX, check, lower, emit C; jit.c compiles with the
+ *                             system C compiler, caches on disk (TRANSFER_TO_NPU_CACHE),
+ *                             dlopens; a module's .global/.const variables live in device
+ *                             memory (npu_mem_alloc) of the module's device
+ *  exec.c      npu_kfunc_launch / npu_exec_grid   launch checks, parameter packing, stream
+ *                             submission, block workers, fibers, collectives (npu_kabi.h)
+ *
+ * Thread-safety: all calls are callable from any host thread. Loading a module only indexes
+ * it (cheap); translation and compilation happen on the first npu_kmodule_get_function of an
+ * entry and are done once per (module, entry) even when threads race.
+ */
+#ifndef NPU_KERNEL_H
+#define NPU_KERNEL_H
+#include "../npu.h"
+#include "npu_kabi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ fatbin ---- */
+/* One PTX text taken from a fatbin (NUL-terminated, malloc'ed; free with free()). */
+typedef struct npu_ptx_image {
+    char *text;
+    size_t len;
+    unsigned arch;          /* sm_XX the PTX was generated for, e.g. 90 */
+    unsigned ptx_version;   /* e.g. 90 for ISA 9.0 (from the .version line), 0 if unknown */
+} npu_ptx_image_t;
+
+/* data: a fatbin (magic 0xBA55ED50) or a fatbin wrapper (magic 0x466243B1, version 1 or 2).
+ * Picks the highest-version PTX. NPU_ENOIMAGE when the fatbin holds only ELF (cubins),
+ * NPU_EFATBIN when malformed (bad magic, sizes past the end, decompression failure).
+ * For a wrapper of version 2 (-rdc=true) use npu_fatbin_extract_all. */
+npu_status_t npu_fatbin_extract_ptx(const void *data, npu_ptx_image_t *out);
+/* All per-object PTX images of a version-2 wrapper (or the one of a plain fatbin/version-1
+ * wrapper): *out is a malloc'ed array of *count images. */
+npu_status_t npu_fatbin_extract_all(const void *data, npu_ptx_image_t **out, int *count);
+/* Size in bytes of a fatbin image starting at data (header + entries), 0 if not a fatbin. */
+size_t npu_fatbin_size(const void *data);
+void npu_ptx_image_free(npu_ptx_image_t *img);
+
+/* ------------------------------------------------------------------ module ---- */
+typedef struct npu_kmodule npu_kmodule_t;
+typedef struct npu_kfunc npu_kfunc_t;
+
+typedef struct npu_kparam {
+    uint32_t offset;        /* byte offset in the packed parameter buffer */
+    uint32_t size;          /* bytes */
+    uint32_t align;
+    char type;              /* 'u','s','f','b' (incl. .b8 arrays for structs) */
+    uint8_t is_ptr;         /* declared .ptr or a .u64 that the body uses as an address (hint) */
+} npu_kparam_t;
+
+typedef struct npu_kfunc_info {
+    const char *name;           /* mangled entry name */
+    uint32_t nparams;
+    const npu_kparam_t *params;
+    uint32_t param_size;        /* bytes of the packed buffer (last offset + size, aligned 8) */
+    uint32_t static_shared;     /* bytes of static .shared variables */
+    uint32_t local_size;        /* bytes of .local per thread (entry frame) */
+    uint32_t maxntid[3];        /* 0 when not declared */
+    uint32_t reqntid[3];
+    uint32_t minnctapersm;
+    uint32_t maxnreg;
+    uint32_t ptx_version;       /* e.g. 90 */
+    uint32_t target_sm;         /* e.g. 90 from .target sm_90 */
+    int uses_sync;              /* 1: thread mode (fibers); 0: block mode */
+    npu_kblock_fn block_fn;     /* set when uses_sync == 0 */
+    npu_kthread_fn thread_fn;   /* set when uses_sync == 1 (also set, when available, in block mode) */
+    uint64_t jit_ns;            /* time spent translating + compiling (0 when cached) */
+    int from_cache;
+    /* set by exec.c / the API layer */
+    int max_dynamic_shared;     /* cudaFuncAttributeMaxDynamicSharedMemorySize, default 48 KiB - static */
+    int preferred_carveout;
+} npu_kfunc_info_t;
+
+/* Load one PTX text (copied). dev: the device whose memory holds the module's globals. */
+npu_status_t npu_kmodule_load_ptx(int dev, const char *ptx, size_t len, npu_kmodule_t **out);
+/* Load and link several PTX texts (-rdc=true objects, cuLink*): .extern .func/.global
+ * references resolve across them. */
+npu_status_t npu_kmodule_link_ptx(int dev, const char *const *ptx, const size_t *len, int n,
+                                  npu_kmodule_t **out);
+npu_status_t npu_kmodule_unload(npu_kmodule_t *m);
+int npu_kmodule_device(const npu_kmodule_t *m);
+/* NPU_ENOTFOUND if no such .entry; NPU_EPTX / NPU_EPTXUNSUP / NPU_EJIT with a log line
+ * naming the kernel and the construct when translation fails. */
+npu_status_t npu_kmodule_get_function(npu_kmodule_t *m, const char *name, npu_kfunc_t **out);
+/* Device address and size of a .global or .const variable (allocated and initialised from the
+ * PTX initialiser on first use). NPU_ENOTFOUND if no such variable. */
+npu_status_t npu_kmodule_get_global(npu_kmodule_t *m, const char *name, void **dptr, size_t *size);
+/* Names of all .entry functions (for cuModuleEnumerateFunctions / reports). */
+int npu_kmodule_entry_count(const npu_kmodule_t *m);
+const char *npu_kmodule_entry_name(const npu_kmodule_t *m, int i);
+npu_kfunc_info_t *npu_kfunc_info(npu_kfunc_t *f);
+npu_kmodule_t *npu_kfunc_module(npu_kfunc_t *f);
+
+/* ------------------------------------------------------------------ launch ---- */
+/* Checks the configuration as CUDA does (block <= 1024 threads and the per-dimension limits,
+ * grid limits, zero-sized grid or block, .reqntid/.maxntid, shared memory limits) and returns
+ * NPU_ECONFIG / NPU_ERESOURCES; packs args (args[i] points at parameter i) into a buffer
+ * using the PTX parameter layout; submits the grid to stream s. */
+npu_status_t npu_kfunc_launch(npu_kfunc_t *f, const uint32_t grid[3], const uint32_t block[3],
+                              size_t dyn_shared, npu_stream_t *s, void **args);
+/* Same with an already packed parameter buffer (cuLaunchKernel's `extra`). */
+npu_status_t npu_kfunc_launch_packed(npu_kfunc_t *f, const uint32_t grid[3],
+                                     const uint32_t block[3], size_t dyn_shared,
+                                     npu_stream_t *s, const void *params, size_t size);
+/* Runs a whole grid now, on the block workers; returns the grid's status. Used by stream
+ * work items and by native-override plugins' fallbacks. */
+npu_status_t npu_exec_grid(npu_kfunc_t *f, const uint32_t grid[3], const uint32_t block[3],
+                           size_t dyn_shared, const uint8_t *params);
+/* Occupancy: max active blocks per "SM" for a block size and dynamic shared size. */
+int npu_kfunc_max_active_blocks(npu_kfunc_t *f, int block_size, size_t dyn_shared);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* NPU_KERNEL_H */

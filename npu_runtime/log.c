@@ -1,0 +1,118 @@
+/*
+ * log.c - logging, status names and environment configuration for the whole runtime.
+ * TRANSFER_TO_NPU_LOG=error|warn|info|debug (or ASCEND_GLOBAL_LOG_LEVEL 0=debug 1=info
+ * 2=warn 3=error 4=off) is read once. Each event is one line on stderr, written with a single
+ * write(2) so lines from several threads never interleave.
+ */
+#include "npu.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+static const struct { const char *name, *msg; int sticky; } status_table[] = {
+#define NPU_STATUS(name, sticky, msg) { #name, msg, sticky },
+#include "npu_status.def"
+#undef NPU_STATUS
+};
+
+const char *npu_status_name(npu_status_t s)
+{
+    return (unsigned)s < NPU_STATUS_COUNT ? status_table[s].name : "NPU_EUNKNOWN";
+}
+
+const char *npu_status_message(npu_status_t s)
+{
+    return (unsigned)s < NPU_STATUS_COUNT ? status_table[s].msg : "unknown status";
+}
+
+int npu_status_is_sticky(npu_status_t s)
+{
+    return (unsigned)s < NPU_STATUS_COUNT && status_table[s].sticky;
+}
+
+const char *npu_env(const char *name)
+{
+    const char *v = getenv(name);
+    return (v && *v) ? v : NULL;
+}
+
+long long npu_env_ll(const char *name, long long dflt)
+{
+    const char *v = npu_env(name);
+    if (!v)
+        return dflt;
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || x < 0)
+        return dflt;
+    while (*end && isspace((unsigned char)*end))
+        end++;
+    switch (toupper((unsigned char)*end)) {
+    case 'K': x *= 1024.0; break;
+    case 'M': x *= 1024.0 * 1024; break;
+    case 'G': x *= 1024.0 * 1024 * 1024; break;
+    case 'T': x *= 1024.0 * 1024 * 1024 * 1024; break;
+    default: break;
+    }
+    return (long long)x;
+}
+
+static int log_level_value = -1;
+static pthread_once_t log_once = PTHREAD_ONCE_INIT;
+
+static void log_init(void)
+{
+    int lvl = NPU_LOG_WARN;
+    const char *v = npu_env("TRANSFER_TO_NPU_LOG");
+    const char *a = npu_env("ASCEND_GLOBAL_LOG_LEVEL");
+    if (v) {
+        if (!strcasecmp(v, "error")) lvl = NPU_LOG_ERROR;
+        else if (!strcasecmp(v, "warn") || !strcasecmp(v, "warning")) lvl = NPU_LOG_WARN;
+        else if (!strcasecmp(v, "info")) lvl = NPU_LOG_INFO;
+        else if (!strcasecmp(v, "debug")) lvl = NPU_LOG_DEBUG;
+        else if (!strcasecmp(v, "off") || !strcasecmp(v, "none")) lvl = NPU_LOG_OFF;
+    } else if (a && a[0] >= '0' && a[0] <= '4' && a[1] == 0) {
+        static const int map[5] = { NPU_LOG_DEBUG, NPU_LOG_INFO, NPU_LOG_WARN, NPU_LOG_ERROR, NPU_LOG_OFF };
+        lvl = map[a[0] - '0'];
+    }
+    log_level_value = lvl;
+}
+
+int npu_log_level(void)
+{
+    if (__builtin_expect(log_level_value < 0, 0))
+        pthread_once(&log_once, log_init);
+    return log_level_value;
+}
+
+void npu_log(int level, const char *fmt, ...)
+{
+    static const char *names[] = { "OFF", "ERROR", "WARN", "INFO", "DEBUG" };
+    char buf[2048];
+    int n = snprintf(buf, sizeof buf, "[transfer_to_npu %d %s] ", (int)getpid(),
+                     names[level < 0 ? 0 : level > 4 ? 4 : level]);
+    va_list ap;
+    va_start(ap, fmt);
+    int m = vsnprintf(buf + n, sizeof buf - (size_t)n - 1, fmt, ap);
+    va_end(ap);
+    size_t len = (size_t)n + (m < 0 ? 0 : (size_t)m);
+    if (len > sizeof buf - 2)
+        len = sizeof buf - 2;
+    if (len == 0 || buf[len - 1] != '\n')
+        buf[len++] = '\n';
+    if (write(2, buf, len) < 0) { /* stderr closed: nothing to do */ }
+}
+
+uint64_t npu_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
