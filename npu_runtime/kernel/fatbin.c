@@ -1,0 +1,336 @@
+/*
+ * fatbin.c - find and decompress the PTX in a CUDA fatbin (or a fatbin wrapper).
+ *
+ * Layout, verified against nvcc 13.0 output (nvcc -fatbin, --compress-mode=..., -rdc=true):
+ *   fatbin header (16 bytes): u32 magic 0xBA55ED50; u16 version (1); u16 header_size (16);
+ *                             u64 fat_size (bytes of entries after the header)
+ *   entry header (header_size bytes: 64 for ELF, 80 for PTX, 96 when it carries options such
+ *   as "--compile-only" in -rdc objects; options_offset points inside the entry header):
+ *     u16 kind (1 PTX, 2 ELF); u16 version (0x0101); u32 header_size; u64 payload_size
+ *     (padded to 8); u32 compressed_size (exact; 0 = stored); u32 options_offset;
+ *     u16 minor, major; u32 arch (sm_XX); u32 obj_name_offset, obj_name_len; u64 flags;
+ *     u64 zero; u64 uncompressed_size
+ *   flags 0x8000: zstd frame (nvcc 13 default, --compress-mode=default|size|balance, and
+ *   -Xfatbin -compress-all also for ELF); 0x2000: LZ4 block (--compress-mode=speed);
+ *   --compress-mode=none stores PTX uncompressed with its terminating NUL.
+ *   Wrapper {int magic 0x466243B1; int version; const u64 *data; void *filename_or_fatbins}:
+ *   version 1 (whole-program) data is the fatbin; version 2 (-rdc=true, from crt/link.stub)
+ *   data is the device-linked fatbin (ELF only) and filename_or_fatbins a NULL-terminated
+ *   array of the per-object relocatable fatbins (raw fatbin data, each with its own PTX).
+ *
+ * Choice of PTX: like the driver, prefer the highest arch we can claim (<= sm_90, the
+ * compute capability the NPU reports); only when every PTX is newer take the highest one.
+ * Ties go to the higher PTX ISA version recorded in the entry header.
+ *
+ * Robustness: every read is bounded by the sizes the headers declare (a caller-supplied
+ * pointer carries no length, so the fatbin header's fat_size is the bound); decompression is
+ * told the exact output size; the PTX must contain a NUL within the declared size.
+ * Thread-safety: pure functions, no shared state.
+ */
+#include "npu_kernel.h"
+
+#include <lz4.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#define FATBIN_MAGIC     0xBA55ED50u
+#define FATBINC_MAGIC    0x466243B1u
+#define FB_KIND_PTX      1
+#define FB_KIND_ELF      2
+#define FB_FLAG_LZ4      0x2000ull
+#define FB_FLAG_ZSTD     0x8000ull
+#define FB_ENTRY_MIN     64u
+#define FB_MAX_PTX       (1ull << 31)      /* refuse absurd sizes from garbage headers */
+#define FB_MAX_OBJECTS   65536
+
+typedef struct fb_entry {
+    uint16_t kind, version;
+    uint32_t header_size;
+    uint64_t payload_size;
+    uint32_t compressed_size, options_offset;
+    uint16_t minor, major;
+    uint32_t arch;
+    uint64_t flags;
+    uint64_t uncompressed_size;
+    const uint8_t *payload;
+} fb_entry_t;
+
+static uint16_t rd16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+
+size_t npu_fatbin_size(const void *data)
+{
+    if (!data)
+        return 0;
+    const uint8_t *p = data;
+    if (rd32(p) != FATBIN_MAGIC)
+        return 0;
+    uint16_t hs = rd16(p + 6);
+    uint64_t fs = rd64(p + 8);
+    if (hs < 16 || fs > (1ull << 40))
+        return 0;
+    return (size_t)hs + (size_t)fs;
+}
+
+/* Walks the entries of one fatbin; calls fn for each. Returns NPU_EFATBIN when a header
+ * points past the declared end. */
+typedef int (*fb_visit_fn)(const fb_entry_t *e, void *ctx);
+
+static npu_status_t fb_walk(const uint8_t *fb, fb_visit_fn fn, void *ctx)
+{
+    if (!fb || rd32(fb) != FATBIN_MAGIC)
+        return NPU_EFATBIN;
+    uint16_t hs = rd16(fb + 6);
+    uint64_t fs = rd64(fb + 8);
+    if (hs < 16 || fs > (1ull << 40))
+        return NPU_EFATBIN;
+    const uint8_t *p = fb + hs, *end = fb + hs + fs;
+    while (p < end) {
+        if ((uint64_t)(end - p) < FB_ENTRY_MIN)
+            return NPU_EFATBIN;
+        fb_entry_t e;
+        e.kind = rd16(p);
+        e.version = rd16(p + 2);
+        e.header_size = rd32(p + 4);
+        e.payload_size = rd64(p + 8);
+        e.compressed_size = rd32(p + 16);
+        e.options_offset = rd32(p + 20);
+        e.minor = rd16(p + 24);
+        e.major = rd16(p + 26);
+        e.arch = rd32(p + 28);
+        e.flags = rd64(p + 40);
+        e.uncompressed_size = e.header_size >= 64 ? rd64(p + 56) : 0;
+        if (e.header_size < FB_ENTRY_MIN || e.header_size > (uint64_t)(end - p))
+            return NPU_EFATBIN;
+        if (e.payload_size > (uint64_t)(end - p) - e.header_size)
+            return NPU_EFATBIN;
+        e.payload = p + e.header_size;
+        if (fn && fn(&e, ctx))
+            return NPU_OK;
+        p += e.header_size + e.payload_size;
+    }
+    return NPU_OK;
+}
+
+typedef struct fb_pick {
+    fb_entry_t best;
+    int have_ptx, have_elf;
+} fb_pick_t;
+
+/* Better candidate? Prefer arch <= 90, then higher arch, then higher ISA version. */
+static int fb_better(const fb_entry_t *a, const fb_entry_t *b)
+{
+    int a_ok = a->arch <= 90, b_ok = b->arch <= 90;
+    if (a_ok != b_ok)
+        return a_ok;
+    if (a->arch != b->arch)
+        return a->arch > b->arch;
+    return ((uint32_t)a->major << 16 | a->minor) > ((uint32_t)b->major << 16 | b->minor);
+}
+
+static int fb_pick_visit(const fb_entry_t *e, void *ctx)
+{
+    fb_pick_t *pk = ctx;
+    if (e->kind == FB_KIND_ELF)
+        pk->have_elf = 1;
+    if (e->kind != FB_KIND_PTX)
+        return 0;
+    if (!pk->have_ptx || fb_better(e, &pk->best))
+        pk->best = *e;
+    pk->have_ptx = 1;
+    return 0;
+}
+
+static unsigned ptx_isa_version(const char *text, size_t len)
+{
+    const char *v = memmem(text, len < 4096 ? len : 4096, ".version", 8);
+    if (!v)
+        return 0;
+    v += 8;
+    while (*v == ' ' || *v == '\t')
+        v++;
+    unsigned major = 0, minor = 0;
+    if (*v < '0' || *v > '9')
+        return 0;
+    while (*v >= '0' && *v <= '9')
+        major = major * 10 + (unsigned)(*v++ - '0');
+    if (*v == '.') {
+        v++;
+        if (*v >= '0' && *v <= '9')
+            minor = (unsigned)(*v - '0');
+    }
+    return major * 10 + minor;
+}
+
+/* Decodes one PTX entry into img. */
+static npu_status_t fb_decode(const fb_entry_t *e, npu_ptx_image_t *img)
+{
+    char *buf = NULL;
+    size_t cap;
+    if (e->flags & (FB_FLAG_LZ4 | FB_FLAG_ZSTD)) {
+        if (e->compressed_size == 0 || e->compressed_size > e->payload_size ||
+            e->uncompressed_size == 0 || e->uncompressed_size > FB_MAX_PTX)
+            return NPU_EFATBIN;
+        cap = (size_t)e->uncompressed_size;
+        buf = malloc(cap + 1);
+        if (!buf)
+            return NPU_EHOSTMEM;
+        if (e->flags & FB_FLAG_ZSTD) {
+            size_t r = ZSTD_decompress(buf, cap, e->payload, e->compressed_size);
+            if (ZSTD_isError(r) || r != cap) {
+                NPU_WARN("fatbin: zstd decompression of PTX (sm_%u) failed: %s", e->arch,
+                         ZSTD_isError(r) ? ZSTD_getErrorName(r) : "size mismatch");
+                free(buf);
+                return NPU_EFATBIN;
+            }
+        } else {
+            int r = LZ4_decompress_safe((const char *)e->payload, buf, (int)e->compressed_size,
+                                        (int)cap);
+            if (r < 0 || (size_t)r != cap) {
+                NPU_WARN("fatbin: LZ4 decompression of PTX (sm_%u) failed", e->arch);
+                free(buf);
+                return NPU_EFATBIN;
+            }
+        }
+    } else {
+        if (e->payload_size > FB_MAX_PTX)
+            return NPU_EFATBIN;
+        cap = (size_t)e->payload_size;
+        buf = malloc(cap + 1);
+        if (!buf)
+            return NPU_EHOSTMEM;
+        memcpy(buf, e->payload, cap);
+    }
+    char *nul = memchr(buf, 0, cap);
+    if (!nul) {
+        NPU_WARN("fatbin: PTX (sm_%u) is not NUL-terminated within its %zu bytes", e->arch, cap);
+        free(buf);
+        return NPU_EFATBIN;
+    }
+    img->text = buf;
+    img->len = (size_t)(nul - buf);
+    img->arch = e->arch;
+    img->ptx_version = ptx_isa_version(buf, img->len);
+    return NPU_OK;
+}
+
+/* PTX of one fatbin (raw, magic 0xBA55ED50). */
+static npu_status_t fb_extract_one(const uint8_t *fb, npu_ptx_image_t *out)
+{
+    fb_pick_t pk;
+    memset(&pk, 0, sizeof pk);
+    npu_status_t st = fb_walk(fb, fb_pick_visit, &pk);
+    if (st != NPU_OK)
+        return st;
+    if (!pk.have_ptx)
+        return NPU_ENOIMAGE;
+    return fb_decode(&pk.best, out);
+}
+
+typedef struct fb_wrapper {
+    int32_t magic, version;
+    const unsigned long long *data;
+    void *filename_or_fatbins;
+} fb_wrapper_t;
+
+static npu_status_t fb_wrapper_read(const void *data, fb_wrapper_t *w)
+{
+    memcpy(w, data, sizeof *w);
+    if (w->version != 1 && w->version != 2)
+        return NPU_EFATBIN;
+    if (!w->data)
+        return NPU_EFATBIN;
+    return NPU_OK;
+}
+
+npu_status_t npu_fatbin_extract_ptx(const void *data, npu_ptx_image_t *out)
+{
+    if (!data || !out)
+        return NPU_EINVAL;
+    memset(out, 0, sizeof *out);
+    uint32_t magic = rd32(data);
+    if (magic == FATBIN_MAGIC)
+        return fb_extract_one(data, out);
+    if (magic != FATBINC_MAGIC)
+        return NPU_EFATBIN;
+    fb_wrapper_t w;
+    npu_status_t st = fb_wrapper_read(data, &w);
+    if (st != NPU_OK)
+        return st;
+    st = fb_extract_one((const uint8_t *)w.data, out);
+    if (st != NPU_ENOIMAGE || w.version != 2 || !w.filename_or_fatbins)
+        return st;
+    /* -rdc=true: the linked image is ELF only; a single object's PTX is the whole program. */
+    void *const *objs = w.filename_or_fatbins;
+    if (objs[0] && !objs[1])
+        return fb_extract_one(objs[0], out);
+    return NPU_ENOIMAGE;
+}
+
+npu_status_t npu_fatbin_extract_all(const void *data, npu_ptx_image_t **out, int *count)
+{
+    if (!data || !out || !count)
+        return NPU_EINVAL;
+    *out = NULL;
+    *count = 0;
+    uint32_t magic = rd32(data);
+    fb_wrapper_t w;
+    if (magic == FATBINC_MAGIC) {
+        npu_status_t st = fb_wrapper_read(data, &w);
+        if (st != NPU_OK)
+            return st;
+    } else if (magic != FATBIN_MAGIC) {
+        return NPU_EFATBIN;
+    }
+    if (magic == FATBIN_MAGIC || w.version == 1 || !w.filename_or_fatbins) {
+        npu_ptx_image_t *img = calloc(1, sizeof *img);
+        if (!img)
+            return NPU_EHOSTMEM;
+        npu_status_t st = npu_fatbin_extract_ptx(data, img);
+        if (st != NPU_OK) {
+            free(img);
+            return st;
+        }
+        *out = img;
+        *count = 1;
+        return NPU_OK;
+    }
+    void *const *objs = w.filename_or_fatbins;
+    int n = 0;
+    while (n < FB_MAX_OBJECTS && objs[n])
+        n++;
+    if (n == FB_MAX_OBJECTS)
+        return NPU_EFATBIN;
+    npu_ptx_image_t *imgs = calloc(n ? (size_t)n : 1, sizeof *imgs);
+    if (!imgs)
+        return NPU_EHOSTMEM;
+    for (int i = 0; i < n; i++) {
+        npu_status_t st = fb_extract_one(objs[i], &imgs[i]);
+        if (st != NPU_OK) {
+            if (st == NPU_ENOIMAGE)
+                NPU_WARN("fatbin: object %d of a -rdc=true image has no PTX", i);
+            for (int j = 0; j < i; j++)
+                npu_ptx_image_free(&imgs[j]);
+            free(imgs);
+            return st;
+        }
+    }
+    if (n == 0) {
+        free(imgs);
+        return NPU_ENOIMAGE;
+    }
+    *out = imgs;
+    *count = n;
+    return NPU_OK;
+}
+
+void npu_ptx_image_free(npu_ptx_image_t *img)
+{
+    if (!img)
+        return;
+    free(img->text);
+    img->text = NULL;
+    img->len = 0;
+}
