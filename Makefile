@@ -96,14 +96,21 @@ check-layering:
 	@if grep -rlE '#include *[<"](cuda|cublas|driver_types|vector_types)' npu_runtime; then \
 	    echo "layering: npu_runtime/ must not include CUDA headers"; exit 1; fi
 
-test: all $(RTLIB)
+# test, bench and demo first install what is missing (scripts/install-deps.sh), then build.
+test:
+	@bash scripts/install-deps.sh
+	@$(MAKE) --no-print-directory all $(RTLIB)
 	@$(MAKE) --no-print-directory check-layering
 	@bash tests/run.sh
 
-bench: all $(RTLIB)
+bench:
+	@bash scripts/install-deps.sh
+	@$(MAKE) --no-print-directory all $(RTLIB)
 	@bash bench/run.sh
 
-demo: all
+demo:
+	@bash scripts/install-deps.sh
+	@$(MAKE) --no-print-directory all
 	@bash examples/run_demo.sh
 
 deps:

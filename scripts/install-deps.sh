@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# install-deps.sh - installs what the build, tests and demo need and a fresh Debian 12 machine
+# lacks: Debian packages (apt-get) and Python packages (pip). Quiet and quick when everything
+# is already there. Needs root (or sudo) only when something is missing.
+set -eu
+APT_PKGS="build-essential python3 libopenblas-dev libffi-dev uthash-dev libzstd-dev liblz4-dev \
+pocl-opencl-icd ocl-icd-opencl-dev opencl-headers valgrind"
+PIP_PKGS="numpy pytest"
+
+missing=()
+for p in $APT_PKGS; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+SUDO=; [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null && SUDO=sudo
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "install-deps: installing Debian packages: ${missing[*]}"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+PY=${PYTHON:-python3}
+pmissing=()
+for p in $PIP_PKGS; do
+    $PY -c "import $p" 2>/dev/null || pmissing+=("$p")
+done
+if [ ${#pmissing[@]} -gt 0 ]; then
+    echo "install-deps: installing Python packages: ${pmissing[*]}"
+    $PY -m pip install -q "${pmissing[@]}" || $PY -m pip install -q --break-system-packages "${pmissing[@]}"
+fi
+if [ ! -x /usr/local/cuda/bin/nvcc ] && ! command -v nvcc >/dev/null; then
+    echo "install-deps: the CUDA toolkit (nvcc) is not at /usr/local/cuda: the CUDA test programs and the demo need it to build" >&2
+    exit 1
+fi
+exit 0
