@@ -1,0 +1,52 @@
+/*
+ * k_util.h - helpers shared by the kernel-engine CUDA tests (tests/cuda/k_*.cu): a checked
+ * CUDA call, bit casts, ULP distances and a deterministic host RNG. Host side only.
+ */
+#ifndef K_UTIL_H
+#define K_UTIL_H
+#include "check.h"
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <string.h>
+#include <stdlib.h>
+
+#define CK(call) do { cudaError_t e_ = (call); CHECK_MSG(e_ == cudaSuccess, "%s -> %s", #call, \
+    cudaGetErrorName(e_)); } while (0)
+
+static inline uint32_t k_f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline float k_u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline uint64_t k_d2u(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+static inline double k_u2d(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
+
+/* Distance in representable values between two floats (0 = identical, NaN vs NaN = 0). */
+static inline int64_t k_ulpf(float a, float b)
+{
+    if (a != a && b != b) return 0;
+    if (a != a || b != b) return INT64_MAX;
+    int32_t ia, ib; memcpy(&ia, &a, 4); memcpy(&ib, &b, 4);
+    int64_t oa = ia < 0 ? -(int64_t)(ia & 0x7fffffff) : ia;
+    int64_t ob = ib < 0 ? -(int64_t)(ib & 0x7fffffff) : ib;
+    return oa > ob ? oa - ob : ob - oa;
+}
+static inline int64_t k_ulpd(double a, double b)
+{
+    if (a != a && b != b) return 0;
+    if (a != a || b != b) return INT64_MAX;
+    int64_t ia, ib; memcpy(&ia, &a, 8); memcpy(&ib, &b, 8);
+    int64_t oa = ia < 0 ? -(ia & INT64_MAX) : ia;
+    int64_t ob = ib < 0 ? -(ib & INT64_MAX) : ib;
+    if ((oa < 0) != (ob < 0)) return (oa < 0 ? -oa : oa) + (ob < 0 ? -ob : ob);
+    return oa > ob ? oa - ob : ob - oa;
+}
+
+/* xorshift64*: deterministic inputs, same on every run. */
+static uint64_t k_rng_state = 0x9E3779B97F4A7C15ull;
+static inline uint64_t k_rand64(void)
+{
+    k_rng_state ^= k_rng_state >> 12; k_rng_state ^= k_rng_state << 25; k_rng_state ^= k_rng_state >> 27;
+    return k_rng_state * 0x2545F4914F6CDD1Dull;
+}
+static inline uint32_t k_rand32(void) { return (uint32_t)(k_rand64() >> 32); }
+/* uniform in [lo, hi) */
+static inline double k_randu(double lo, double hi) { return lo + (hi - lo) * ((k_rand64() >> 11) * (1.0 / 9007199254740992.0)); }
+#endif
