@@ -5,6 +5,8 @@
 //   PoCL  - the equivalent OpenCL kernel on PoCL (Debian's pocl-opencl-icd)
 // Times are medians of several runs after one warm-up run (the warm-up includes the JIT,
 // reported separately as "first launch"). Output: BENCH lines with ratios.
+#define CL_TARGET_OPENCL_VERSION 120
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
 #include <cuda_runtime.h>
 #include <pthread.h>
