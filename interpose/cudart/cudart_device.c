@@ -253,6 +253,97 @@ NPU_EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int 
     return shim_return(NPU_OK);
 }
 
+/* CUDA 12 binaries call cudaGetDeviceProperties_v2 (cuda_runtime_api.h 12.x renames
+ * cudaGetDeviceProperties to it) with the CUDA 12 struct layout, which still carries the
+ * fields CUDA 13 removed (clockRate, deviceOverlap, kernelExecTimeoutEnabled, computeMode,
+ * maxTexture1DLinear, memoryClockRate, singleToDoublePrecisionPerfRatio,
+ * cooperativeMultiDeviceLaunch). Layout checked against the 12.9 header (1032 bytes with
+ * name[256]). The libcudart.so.12 drop-in forwards only cudart.syms (CUDA 13 names), so
+ * this entry serves CUDA 12 programs under LD_PRELOAD. */
+struct cuda12_device_prop {
+    char name[256]; cudaUUID_t uuid; char luid[8]; unsigned int luidDeviceNodeMask;
+    size_t totalGlobalMem, sharedMemPerBlock; int regsPerBlock, warpSize; size_t memPitch;
+    int maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3], clockRate; size_t totalConstMem;
+    int major, minor; size_t textureAlignment, texturePitchAlignment;
+    int deviceOverlap, multiProcessorCount, kernelExecTimeoutEnabled, integrated, canMapHostMemory,
+        computeMode, maxTexture1D, maxTexture1DMipmap, maxTexture1DLinear, maxTexture2D[2],
+        maxTexture2DMipmap[2], maxTexture2DLinear[3], maxTexture2DGather[2], maxTexture3D[3],
+        maxTexture3DAlt[3], maxTextureCubemap, maxTexture1DLayered[2], maxTexture2DLayered[3],
+        maxTextureCubemapLayered[2], maxSurface1D, maxSurface2D[2], maxSurface3D[3],
+        maxSurface1DLayered[2], maxSurface2DLayered[3], maxSurfaceCubemap, maxSurfaceCubemapLayered[2];
+    size_t surfaceAlignment;
+    int concurrentKernels, ECCEnabled, pciBusID, pciDeviceID, pciDomainID, tccDriver, asyncEngineCount,
+        unifiedAddressing, memoryClockRate, memoryBusWidth, l2CacheSize, persistingL2CacheMaxSize,
+        maxThreadsPerMultiProcessor, streamPrioritiesSupported, globalL1CacheSupported,
+        localL1CacheSupported;
+    size_t sharedMemPerMultiprocessor;
+    int regsPerMultiprocessor, managedMemory, isMultiGpuBoard, multiGpuBoardGroupID,
+        hostNativeAtomicSupported, singleToDoublePrecisionPerfRatio, pageableMemoryAccess,
+        concurrentManagedAccess, computePreemptionSupported, canUseHostPointerForRegisteredMem,
+        cooperativeLaunch, cooperativeMultiDeviceLaunch;
+    size_t sharedMemPerBlockOptin;
+    int pageableMemoryAccessUsesHostPageTables, directManagedMemAccessFromHost,
+        maxBlocksPerMultiProcessor, accessPolicyMaxWindowSize;
+    size_t reservedSharedMemPerBlock;
+    int hostRegisterSupported, sparseCudaArraySupported, hostRegisterReadOnlySupported,
+        timelineSemaphoreInteropSupported, memoryPoolsSupported, gpuDirectRDMASupported;
+    unsigned int gpuDirectRDMAFlushWritesOptions; int gpuDirectRDMAWritesOrdering;
+    unsigned int memoryPoolSupportedHandleTypes;
+    int deferredMappingCudaArraySupported, ipcEventSupported, clusterLaunch, unifiedFunctionPointers,
+        reserved[63];
+};
+_Static_assert(sizeof(struct cuda12_device_prop) == 1032, "CUDA 12 cudaDeviceProp is 1032 bytes");
+
+NPU_EXPORT cudaError_t cudaGetDeviceProperties_v2(struct cuda12_device_prop *prop, int device)
+{
+    SHIM_ENTER();
+    SHIM_RETURN_IF(!prop, NPU_EINVAL);
+    SHIM_RETURN_IF(cudart_check_device(device) != NPU_OK, NPU_EDEVICE);
+    npu_device_props_t p;
+    npu_status_t st = npu_device_get_props(device, &p);
+    if (st != NPU_OK)
+        return shim_return(st);
+    struct cudaDeviceProp d;
+    fill_props(&d, &p, device);
+    struct cuda12_device_prop *o = prop;
+    memset(o, 0, sizeof *o);
+#define C(f) memcpy(&o->f, &d.f, sizeof o->f)
+    C(name); C(uuid); C(luid); C(luidDeviceNodeMask); C(totalGlobalMem); C(sharedMemPerBlock);
+    C(regsPerBlock); C(warpSize); C(memPitch); C(maxThreadsPerBlock); C(maxThreadsDim);
+    C(maxGridSize); C(totalConstMem); C(major); C(minor); C(textureAlignment);
+    C(texturePitchAlignment); C(multiProcessorCount); C(integrated); C(canMapHostMemory);
+    C(maxTexture1D); C(maxTexture1DMipmap); C(maxTexture2D); C(maxTexture2DMipmap);
+    C(maxTexture2DLinear); C(maxTexture2DGather); C(maxTexture3D); C(maxTexture3DAlt);
+    C(maxTextureCubemap); C(maxTexture1DLayered); C(maxTexture2DLayered);
+    C(maxTextureCubemapLayered); C(maxSurface1D); C(maxSurface2D); C(maxSurface3D);
+    C(maxSurface1DLayered); C(maxSurface2DLayered); C(maxSurfaceCubemap);
+    C(maxSurfaceCubemapLayered); C(surfaceAlignment); C(concurrentKernels); C(ECCEnabled);
+    C(pciBusID); C(pciDeviceID); C(pciDomainID); C(tccDriver); C(asyncEngineCount);
+    C(unifiedAddressing); C(memoryBusWidth); C(l2CacheSize); C(persistingL2CacheMaxSize);
+    C(maxThreadsPerMultiProcessor); C(streamPrioritiesSupported); C(globalL1CacheSupported);
+    C(localL1CacheSupported); C(sharedMemPerMultiprocessor); C(regsPerMultiprocessor);
+    C(managedMemory); C(isMultiGpuBoard); C(multiGpuBoardGroupID); C(hostNativeAtomicSupported);
+    C(pageableMemoryAccess); C(concurrentManagedAccess); C(computePreemptionSupported);
+    C(canUseHostPointerForRegisteredMem); C(cooperativeLaunch); C(sharedMemPerBlockOptin);
+    C(pageableMemoryAccessUsesHostPageTables); C(directManagedMemAccessFromHost);
+    C(maxBlocksPerMultiProcessor); C(accessPolicyMaxWindowSize); C(reservedSharedMemPerBlock);
+    C(hostRegisterSupported); C(sparseCudaArraySupported); C(hostRegisterReadOnlySupported);
+    C(timelineSemaphoreInteropSupported); C(memoryPoolsSupported); C(gpuDirectRDMASupported);
+    C(gpuDirectRDMAFlushWritesOptions); C(gpuDirectRDMAWritesOrdering);
+    C(memoryPoolSupportedHandleTypes); C(deferredMappingCudaArraySupported); C(ipcEventSupported);
+    C(clusterLaunch); C(unifiedFunctionPointers);
+#undef C
+    o->clockRate = p.clock_rate_khz;
+    o->memoryClockRate = p.memory_clock_rate_khz;
+    o->deviceOverlap = 1;
+    o->kernelExecTimeoutEnabled = 0;
+    o->computeMode = cudaComputeModeDefault;
+    o->maxTexture1DLinear = 268435456;
+    o->singleToDoublePrecisionPerfRatio = 2;
+    o->cooperativeMultiDeviceLaunch = 0;
+    return shim_return(NPU_OK);
+}
+
 /* One value per cudaDeviceAttr enumerator of CUDA 13; any other value is invalid. */
 static npu_status_t device_attr(enum cudaDeviceAttr attr, int device, int *v)
 {
