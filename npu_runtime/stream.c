@@ -323,8 +323,8 @@ static int stream_progress(npu_stream_t *s, npu_dep_t *blk)
     }
     item_execute(s, it);
     pthread_mutex_lock(&s->lock);
-    s->head = it->next;
-    if (!s->head)
+    __atomic_store_n(&s->head, it->next, __ATOMIC_RELEASE);
+    if (!it->next)
         s->tail = NULL;
     atomic_store(&s->completed, it->seq);
     pthread_mutex_unlock(&s->lock);
