@@ -1,0 +1,187 @@
+/*
+ * exec_launch.c - kernel launch: CUDA's configuration checks, parameter packing (args[i]
+ * points at parameter i; offsets and sizes come from the PTX .param list; blocks up to 32 KB
+ * live on the heap with the work item), submission to a stream as one work item that runs
+ * npu_exec_grid (exec.c), and the occupancy calculator.
+ * Thread-safety: no shared state; callable from any thread.
+ */
+#include "npu_kernel.h"
+#include "exec_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- checks ---- */
+static uint64_t dim_product(const uint32_t d[3])
+{
+    uint32_t x = d[0] ? d[0] : 1, y = d[1] ? d[1] : 1, z = d[2] ? d[2] : 1;
+    return (uint64_t)x * y * z;
+}
+
+/* CUDA's launch checks. Block or grid out of range: cudaErrorInvalidConfiguration. More
+ * threads than __launch_bounds__ (.maxntid): cudaErrorLaunchOutOfResources ("too many
+ * resources requested for launch"); a block other than .reqntid: invalid configuration.
+ * Shared memory over the per-block limit (48 KiB, or the kernel's
+ * cudaFuncAttributeMaxDynamicSharedMemorySize opt-in, at most 227 KiB):
+ * cudaErrorInvalidValue, as cudaLaunchKernel returns it. */
+npu_status_t npu_exec_check(npu_kfunc_info_t *info, const uint32_t grid[3],
+                               const uint32_t block[3], size_t dyn_shared)
+{
+    if (!block[0] || !block[1] || !block[2] || !grid[0] || !grid[1] || !grid[2])
+        return NPU_ECONFIG;
+    if (block[0] > 1024 || block[1] > 1024 || block[2] > 64)
+        return NPU_ECONFIG;
+    uint64_t nt = (uint64_t)block[0] * block[1] * block[2];
+    if (nt > EXEC_MAX_THREADS)
+        return NPU_ECONFIG;
+    if (grid[0] > 0x7fffffffu || grid[1] > 65535 || grid[2] > 65535)
+        return NPU_ECONFIG;
+    if (info->reqntid[0] && (block[0] != info->reqntid[0] ||
+                             block[1] != (info->reqntid[1] ? info->reqntid[1] : 1) ||
+                             block[2] != (info->reqntid[2] ? info->reqntid[2] : 1)))
+        return NPU_ECONFIG;
+    if (info->maxntid[0] && nt > dim_product(info->maxntid))
+        return NPU_ERESOURCES;
+    uint64_t st = info->static_shared;
+    uint64_t max_dyn = info->max_dynamic_shared > 0 ? (uint64_t)info->max_dynamic_shared
+                       : (st < EXEC_SHARED_DEFAULT ? EXEC_SHARED_DEFAULT - st : 0);
+    if (st > EXEC_SHARED_OPTIN || dyn_shared > max_dyn || st + dyn_shared > EXEC_SHARED_OPTIN)
+        return NPU_EINVAL;
+    return NPU_OK;
+}
+
+/* ------------------------------------------------------------------ launch ---- */
+typedef struct launch_item {
+    npu_kfunc_t *f;
+    uint32_t grid[3], block[3];
+    size_t dyn_shared;
+    _Alignas(16) uint8_t params[];
+} launch_item_t;
+
+static npu_status_t launch_run(void *arg)
+{
+    launch_item_t *li = arg;
+    return npu_exec_grid(li->f, li->grid, li->block, li->dyn_shared, li->params);
+}
+
+static void launch_free(void *arg)
+{
+    free(arg);
+}
+
+static npu_status_t launch_prepare(npu_kfunc_t *f, const uint32_t grid[3],
+                                   const uint32_t block[3], size_t dyn_shared, npu_stream_t *s,
+                                   npu_kfunc_info_t **info_out, launch_item_t **out)
+{
+    if (!f)
+        return NPU_EFUNC;
+    if (!grid || !block)
+        return NPU_EINVAL;
+    if (!s)
+        return NPU_EHANDLE;
+    npu_kfunc_info_t *info = npu_kfunc_info(f);
+    if (!info)
+        return NPU_EFUNC;
+    if (info->uses_sync ? !info->thread_fn : (!info->block_fn && !info->thread_fn))
+        return NPU_EFUNC;
+    npu_status_t st = npu_exec_check(info, grid, block, dyn_shared);
+    if (st != NPU_OK)
+        return st;
+    if (info->nparams && !info->params)
+        return NPU_EFUNC;
+    size_t psize = info->param_size;
+    launch_item_t *li = malloc(sizeof *li + psize + 16);
+    if (!li)
+        return NPU_EHOSTMEM;
+    li->f = f;
+    memcpy(li->grid, grid, sizeof li->grid);
+    memcpy(li->block, block, sizeof li->block);
+    li->dyn_shared = dyn_shared;
+    memset(li->params, 0, psize + 16);
+    *info_out = info;
+    *out = li;
+    return NPU_OK;
+}
+
+static npu_status_t launch_submit(npu_stream_t *s, launch_item_t *li)
+{
+    npu_status_t st = npu_stream_submit(s, launch_run, launch_free, li);
+    /* on failure the item was not queued; npu_stream_submit leaves it to us */
+    if (st != NPU_OK)
+        free(li);
+    return st;
+}
+
+npu_status_t npu_kfunc_launch(npu_kfunc_t *f, const uint32_t grid[3], const uint32_t block[3],
+                              size_t dyn_shared, npu_stream_t *s, void **args)
+{
+    npu_kfunc_info_t *info;
+    launch_item_t *li;
+    npu_status_t st = launch_prepare(f, grid, block, dyn_shared, s, &info, &li);
+    if (st != NPU_OK)
+        return st;
+    if (info->nparams && !args) {
+        free(li);
+        return NPU_EINVAL;
+    }
+    for (uint32_t i = 0; i < info->nparams; i++) {
+        const npu_kparam_t *p = &info->params[i];
+        if ((uint64_t)p->offset + p->size > info->param_size) {
+            NPU_ERR("kernel %s: parameter %u lies outside the %u-byte parameter block",
+                    info->name ? info->name : "?", i, info->param_size);
+            free(li);
+            return NPU_EFUNC;
+        }
+        if (!args[i]) {
+            free(li);
+            return NPU_EINVAL;
+        }
+        memcpy(li->params + p->offset, args[i], p->size);
+    }
+    return launch_submit(s, li);
+}
+
+npu_status_t npu_kfunc_launch_packed(npu_kfunc_t *f, const uint32_t grid[3],
+                                     const uint32_t block[3], size_t dyn_shared,
+                                     npu_stream_t *s, const void *params, size_t size)
+{
+    npu_kfunc_info_t *info;
+    launch_item_t *li;
+    npu_status_t st = launch_prepare(f, grid, block, dyn_shared, s, &info, &li);
+    if (st != NPU_OK)
+        return st;
+    if (size < info->param_size || (info->param_size && !params)) {
+        free(li);
+        return NPU_EINVAL;
+    }
+    if (info->param_size)
+        memcpy(li->params, params, info->param_size);
+    return launch_submit(s, li);
+}
+
+/* --------------------------------------------------------------- occupancy ---- */
+/* One block worker plays the part of one SM of a compute-capability-9.0 device: 2048
+ * threads, 32 blocks, 228 KiB of shared memory with 1 KiB reserved per block. */
+int npu_kfunc_max_active_blocks(npu_kfunc_t *f, int block_size, size_t dyn_shared)
+{
+    if (!f || block_size <= 0 || block_size > EXEC_MAX_THREADS)
+        return 0;
+    npu_kfunc_info_t *info = npu_kfunc_info(f);
+    if (!info)
+        return 0;
+    if (info->maxntid[0] && (uint64_t)block_size > dim_product(info->maxntid))
+        return 0;
+    uint64_t smem = (uint64_t)info->static_shared + dyn_shared;
+    if (smem > EXEC_SHARED_OPTIN)
+        return 0;
+    int warps = (block_size + 31) / 32;
+    int n = EXEC_THREADS_PER_SM / (warps * 32);
+    if (n > EXEC_BLOCKS_PER_SM)
+        n = EXEC_BLOCKS_PER_SM;
+    if (smem) {
+        uint64_t by_smem = EXEC_SHARED_PER_SM / (smem + 1024);
+        if (by_smem < (uint64_t)n)
+            n = (int)by_smem;
+    }
+    return n;
+}
