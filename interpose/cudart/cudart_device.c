@@ -207,13 +207,16 @@ static void fill_props(struct cudaDeviceProp *d, const npu_device_props_t *p, in
     d->isMultiGpuBoard = 0;
     d->multiGpuBoardGroupID = dev;
     d->hostNativeAtomicSupported = 1;   /* device memory is host memory: CPU atomics */
-    d->pageableMemoryAccess = 1;        /* kernels run on the host: they reach malloc'ed memory */
+    /* Kernels run on the host and could reach malloc'ed memory, but the runtime API treats
+     * unregistered memory as host-only (cudaMemcpy rejects it as a device pointer), as a
+     * discrete GPU without HMM does: programs must not rely on pageable access. */
+    d->pageableMemoryAccess = 0;
     d->concurrentManagedAccess = 1;
     d->computePreemptionSupported = 1;
     d->canUseHostPointerForRegisteredMem = 1;
     d->cooperativeLaunch = 0;           /* no grid-wide co-residency guarantee */
     d->sharedMemPerBlockOptin = p->shared_mem_per_block_optin;
-    d->pageableMemoryAccessUsesHostPageTables = 1;
+    d->pageableMemoryAccessUsesHostPageTables = 0;
     d->directManagedMemAccessFromHost = 1;
     d->maxBlocksPerMultiProcessor = 32;
     d->accessPolicyMaxWindowSize = 0;
