@@ -43,6 +43,9 @@
  * lets each API call take a reference before touching the stream. The last unref unlinks
  * the stream from its device list and frees it.
  *
+ * Priorities are recorded and reported, not used for scheduling: each stream has its own
+ * worker and the OS schedules them.
+ *
  * Errors. Before running an item (not INTERNAL ones), the executor reads the device's
  * sticky error; when set, the item's run is skipped and only its cleanup runs. A non-OK
  * status from run goes to npu_device_set_error. Synchronising calls return the sticky error,
@@ -57,7 +60,7 @@
  * same bench's condvar ping-pong (a design whose hand-offs sleep) takes 7-49 us. A shared
  * pool would need a ready-list of streams and a second hand-off per item for no gain at the
  * stream counts CUDA programs use (PyTorch: tens per device); a sleeping worker costs only
- * its stack (1 MiB reserved). 64 MiB npu_memcpy_async + sync runs at 0.97-0.99 of memcpy.
+ * its stack (default size: host functions and kernels run on it). 64 MiB npu_memcpy_async + sync runs at 0.97-0.99 of memcpy.
  * Spin budgets: WORKER_SPIN_NS 100 us after the last item, HOST_SPIN_NS 200 us in a wait;
  * both bounded, so an idle program burns no core.
  */
@@ -462,7 +465,6 @@ static npu_status_t start_worker_locked(npu_stream_t *s)
     pthread_t tid;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    pthread_attr_setstacksize(&attr, 1u << 20);
     npu_stream_ref(s);
     int rc = pthread_create(&tid, &attr, worker_main, s);
     pthread_attr_destroy(&attr);
@@ -566,15 +568,17 @@ npu_status_t npu_stream_submit_item(npu_stream_t *s, npu_item_t *it, const npu_d
     return st;
 }
 
-/* The points a synchronisation of s waits for: s's last item and, under the legacy rules,
- * what a new item on s would wait for. Returns the count (refs held), -1 on no memory. */
+/* The points a synchronisation of s waits for: s's last item and, for the legacy stream,
+ * the last item of every blocking stream (what a new legacy item would wait for; a blocking
+ * stream's own sync waits only for its own work, since only its operations wait for the
+ * legacy stream). Returns the count (refs held), -1 on no memory. */
 static int gather_points(npu_stream_t *s, npu_item_t *tmp)
 {
     dev_slot_t *d = &devs[s->dev];
     uint64_t sub = atomic_load(&s->submitted);
     if (sub > atomic_load(&s->completed) && !item_add_dep(tmp, s, sub))
         return -1;
-    if (syncs_with_legacy(s)) {
+    if (s->kind == KIND_LEGACY) {
         pthread_mutex_lock(&d->lock);
         int ok = add_legacy_deps_locked(d, s, tmp);
         pthread_mutex_unlock(&d->lock);
@@ -657,9 +661,12 @@ npu_stream_t *npu_stream_legacy(int dev)
     return l;
 }
 
+static __thread npu_stream_t **pts_tab;  /* this thread's per-thread streams, by device */
+
 static void pts_release(void *arg)
 {
     npu_stream_t **tab = arg;
+    pts_tab = NULL;                  /* a later call in this thread's exit path starts over */
     for (int i = 0; i < NPU_MAX_DEV; i++)
         if (tab[i])
             stream_destroy_internal(tab[i]);
@@ -668,7 +675,7 @@ static void pts_release(void *arg)
 
 npu_stream_t *npu_stream_per_thread(int dev)
 {
-    static __thread npu_stream_t **tab;
+    npu_stream_t **tab = pts_tab;
     if (tab && dev >= 0 && dev < NPU_MAX_DEV && tab[dev])
         return tab[dev];
     pthread_once(&devs_once, devs_init);
@@ -678,6 +685,7 @@ npu_stream_t *npu_stream_per_thread(int dev)
         tab = calloc(NPU_MAX_DEV, sizeof *tab);
         if (!tab)
             return NULL;
+        pts_tab = tab;
         pthread_setspecific(pts_key, tab);
     }
     tab[dev] = stream_new(dev, KIND_PER_THREAD, NPU_STREAM_DEFAULT, 0);
@@ -1003,7 +1011,7 @@ npu_status_t npu_stream_query(npu_stream_t *p)
     npu_status_t st = npu_device_error(s->dev);
     if (st == NPU_OK) {
         int done = npu_stream_reached(s, atomic_load(&s->submitted));
-        if (done && syncs_with_legacy(s)) {
+        if (done && s->kind == KIND_LEGACY) {
             npu_item_t *tmp = npu_item_new();
             if (tmp && gather_points(s, tmp) >= 0) {
                 for (unsigned i = 0; i < tmp->ndeps && done; i++)
