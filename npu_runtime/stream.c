@@ -56,7 +56,7 @@
  * takes 0.20 us, an event round trip (host fn + record + npu_event_sync) 0.4 us, 100000
  * queued host functions 0.16-0.19 us each, because the syncing thread runs the item itself
  * or catches a spinning worker. After the worker went to sleep (2 ms pause) a round trip
- * costs 3-5 us: the futex wake in submit; the helping host does not wait for the wakee. The
+ * costs 3-8 us, nearly all of it the futex wake in submit (2.8-4.3 us measured alone); the helping host does not wait for the wakee. The
  * same bench's condvar ping-pong (a design whose hand-offs sleep) takes 7-49 us. A shared
  * pool would need a ready-list of streams and a second hand-off per item for no gain at the
  * stream counts CUDA programs use (PyTorch: tens per device); a sleeping worker costs only

@@ -333,6 +333,7 @@ static void test_errors(void)
     CHECK_EQ(npu_stream_sync(s), NPU_EHANDLE);
     CHECK_EQ(npu_stream_valid(s1), 1);                    /* device 1 untouched */
     CHECK_EQ(npu_device_error(0), NPU_OK);
+    CHECK_EQ(npu_mem_check_range(mem, 16), NPU_EINVAL);  /* allocations released */
     CHECK(npu_event_valid(e));
     CHECK_EQ(npu_event_query(e), NPU_OK);
     CHECK_EQ(npu_stream_host_fn(npu_stream_legacy(0), fn_after_fault, NULL), NPU_OK);
