@@ -48,14 +48,12 @@ cublasStatus_t blas_gemm_submit(npu_stream_t *s, const blas_gemm_work_t *w)
     return blas_submit(s, gemm_run, copy);
 }
 
-/* Resolves a cuBLAS compute type for the handle: the cube compute, input rounding and the
- * scalar type. Returns 0 when the compute type is unknown. */
-static int compute_map(cublasHandle_t h, cublasComputeType_t ct, npu_dtype_t atype,
-                       npu_cube_compute_t *cc, npu_cube_round_t *rnd, npu_dtype_t *scalar)
+int blas_compute_map(cublasMath_t math_mode, cublasComputeType_t ct, npu_dtype_t atype,
+                     npu_cube_compute_t *cc, npu_cube_round_t *rnd, npu_dtype_t *scalar)
 {
     int fp32_in = atype == NPU_DT_F32 || atype == NPU_DT_C32;
     int cplx = atype == NPU_DT_C32 || atype == NPU_DT_C64;
-    unsigned math = (unsigned)h->math & 0xf;
+    unsigned math = (unsigned)math_mode & 0xf;
     *rnd = NPU_CUBE_ROUND_NONE;
     switch ((int)ct) {
     case CUBLAS_COMPUTE_32F:
@@ -118,7 +116,7 @@ static cublasStatus_t gemm_common(cublasHandle_t h, cublasOperation_t ta, cublas
     blas_gemm_work_t w;
     memset(&w, 0, sizeof w);
     npu_dtype_t scalar;
-    if (!compute_map(h, comp, (npu_dtype_t)at, &w.g.compute, &w.g.round, &scalar))
+    if (!blas_compute_map(h->math, comp, (npu_dtype_t)at, &w.g.compute, &w.g.round, &scalar))
         return CUBLAS_STATUS_NOT_SUPPORTED;
     if ((comp == CUBLAS_COMPUTE_16F || comp == CUBLAS_COMPUTE_16F_PEDANTIC) && ct != NPU_DT_F16)
         return CUBLAS_STATUS_NOT_SUPPORTED;

@@ -70,6 +70,11 @@ typedef struct blas_gemm_work {
     blas_scalar_t alpha, beta;
 } blas_gemm_work_t;
 
+/* cuBLAS compute type (+ math mode) -> cube compute, input rounding, scalar type; 0 when
+ * the compute type is unknown or does not fit the input type. */
+int blas_compute_map(cublasMath_t math, cublasComputeType_t ct, npu_dtype_t atype,
+                     npu_cube_compute_t *cc, npu_cube_round_t *rnd, npu_dtype_t *scalar);
+
 /* Checks, then submits a gemm on stream s (takes a copy of *w). */
 cublasStatus_t blas_gemm_submit(npu_stream_t *s, const blas_gemm_work_t *w);
 
