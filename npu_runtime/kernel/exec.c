@@ -991,6 +991,45 @@ static void run_grid_blocks(exec_worker_t *w, exec_grid_t *g)
     }
 }
 
+/* ---------------------------------------------------------------- checks ---- */
+static uint64_t dim_product(const uint32_t d[3])
+{
+    uint32_t x = d[0] ? d[0] : 1, y = d[1] ? d[1] : 1, z = d[2] ? d[2] : 1;
+    return (uint64_t)x * y * z;
+}
+
+/* CUDA's launch checks. Block or grid out of range: cudaErrorInvalidConfiguration. More
+ * threads than __launch_bounds__ (.maxntid): cudaErrorLaunchOutOfResources ("too many
+ * resources requested for launch"); a block other than .reqntid: invalid configuration.
+ * Shared memory over the per-block limit (48 KiB, or the kernel's
+ * cudaFuncAttributeMaxDynamicSharedMemorySize opt-in, at most 227 KiB):
+ * cudaErrorInvalidValue, as cudaLaunchKernel returns it. */
+npu_status_t npu_exec_check(npu_kfunc_info_t *info, const uint32_t grid[3],
+                               const uint32_t block[3], size_t dyn_shared)
+{
+    if (!block[0] || !block[1] || !block[2] || !grid[0] || !grid[1] || !grid[2])
+        return NPU_ECONFIG;
+    if (block[0] > 1024 || block[1] > 1024 || block[2] > 64)
+        return NPU_ECONFIG;
+    uint64_t nt = (uint64_t)block[0] * block[1] * block[2];
+    if (nt > EXEC_MAX_THREADS)
+        return NPU_ECONFIG;
+    if (grid[0] > 0x7fffffffu || grid[1] > 65535 || grid[2] > 65535)
+        return NPU_ECONFIG;
+    if (info->reqntid[0] && (block[0] != info->reqntid[0] ||
+                             block[1] != (info->reqntid[1] ? info->reqntid[1] : 1) ||
+                             block[2] != (info->reqntid[2] ? info->reqntid[2] : 1)))
+        return NPU_ECONFIG;
+    if (info->maxntid[0] && nt > dim_product(info->maxntid))
+        return NPU_ERESOURCES;
+    uint64_t st = info->static_shared;
+    uint64_t max_dyn = info->max_dynamic_shared > 0 ? (uint64_t)info->max_dynamic_shared
+                       : (st < EXEC_SHARED_DEFAULT ? EXEC_SHARED_DEFAULT - st : 0);
+    if (st > EXEC_SHARED_OPTIN || dyn_shared > max_dyn || st + dyn_shared > EXEC_SHARED_OPTIN)
+        return NPU_EINVAL;
+    return NPU_OK;
+}
+
 /* --------------------------------------------------------------- exec_grid ---- */
 npu_status_t npu_exec_grid(npu_kfunc_t *f, const uint32_t grid[3], const uint32_t block[3],
                            size_t dyn_shared, const uint8_t *params)
