@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { MAXT = 16, ITERS = 300, BUF = 64 * 1024 };
 
@@ -41,6 +42,8 @@ static void fn_shared(void *arg) { atomic_fetch_add(&shared_count, 1); }
 static void fn_legacy(void *arg) { atomic_fetch_add(&legacy_count, 1); }
 static void fn_pt(void *arg) { ((tstate_t *)arg)->pt_count++; }
 static npu_status_t work_temp(void *arg) { atomic_fetch_add(&temp_count, 1); return NPU_OK; }
+static atomic_int exit_count;
+static void fn_exit_late(void *arg) { usleep(1000); atomic_fetch_add(&exit_count, 1); }
 
 static void *thread_main(void *arg)
 {
@@ -95,6 +98,8 @@ static void *thread_main(void *arg)
     t->errors += npu_stream_sync(own) != NPU_OK;
     t->errors += npu_stream_sync(pts) != NPU_OK;
     t->errors += npu_stream_destroy(own) != NPU_OK;
+    /* pending work on the per-thread stream outlives the thread (the stream is released) */
+    t->errors += npu_stream_host_fn(pts, fn_exit_late, NULL) != NPU_OK;
     free(ents);
     free(src);
     free(mid);
@@ -110,6 +115,7 @@ static void run_round(int n)
     atomic_store(&shared_count, 0);
     atomic_store(&legacy_count, 0);
     atomic_store(&temp_count, 0);
+    atomic_store(&exit_count, 0);
     for (int i = 0; i < n; i++)
         CHECK_EQ(npu_event_create(i % 3 == 0 ? NPU_EVENT_DISABLE_TIMING : 0, &ev[i]), NPU_OK);
     for (int i = 0; i < n; i++) {
@@ -122,6 +128,7 @@ static void run_round(int n)
         pthread_join(th[i], NULL);
     CHECK_EQ(npu_device_sync(0), NPU_OK);
     CHECK_EQ(npu_device_sync(1), NPU_OK);
+    CHECK_EQ(atomic_load(&exit_count), n);
     int order_ok = 1;
     for (int i = 0; i < n; i++) {
         CHECK_EQ(st[i].errors, 0);
@@ -139,6 +146,70 @@ static void run_round(int n)
         CHECK_EQ(npu_event_destroy(ev[i]), NPU_OK);
 }
 
+/* Handles used by one thread while another destroys them: calls either work or return
+ * NPU_EHANDLE; nothing crashes, no work is lost. */
+static npu_stream_t *_Atomic race_stream;
+static npu_event_t *_Atomic race_event;
+static atomic_int race_stop, race_bad, race_runs;
+static void fn_race(void *arg) { atomic_fetch_add(&race_runs, 1); }
+static void *race_user(void *arg)
+{
+    long accepted = 0;
+    while (!atomic_load(&race_stop)) {
+        npu_stream_t *s = race_stream;
+        npu_event_t *e = race_event;
+        npu_status_t a = npu_stream_host_fn(s, fn_race, NULL);
+        npu_status_t b = npu_event_record(e, s);
+        npu_status_t c = npu_stream_wait_event(s, e);
+        npu_status_t d = npu_event_query(e);
+        accepted += a == NPU_OK;
+        race_bad += (a != NPU_OK && a != NPU_EHANDLE) || (b != NPU_OK && b != NPU_EHANDLE) ||
+                    (c != NPU_OK && c != NPU_EHANDLE) ||
+                    (d != NPU_OK && d != NPU_EHANDLE && d != NPU_ENOTREADY);
+    }
+    return (void *)accepted;
+}
+
+static void test_destroy_race(void)
+{
+    pthread_t th[4];
+    npu_stream_t *s;
+    npu_event_t *e;
+    npu_stream_create(0, 0, 0, &s);
+    npu_event_create(0, &e);
+    race_stream = s;
+    race_event = e;
+    for (int i = 0; i < 4; i++)
+        pthread_create(&th[i], NULL, race_user, NULL);
+    for (int k = 0; k < 300; k++) {
+        npu_stream_t *ns;
+        npu_event_t *ne;
+        CHECK_EQ(npu_stream_create(k & 1, k & 2 ? NPU_STREAM_NONBLOCKING : 0, 0, &ns), NPU_OK);
+        CHECK_EQ(npu_event_create(k & 4 ? NPU_EVENT_DISABLE_TIMING : 0, &ne), NPU_OK);
+        npu_stream_t *old = race_stream;
+        npu_event_t *olde = race_event;
+        race_stream = ns;
+        race_event = ne;
+        CHECK_EQ(npu_stream_destroy(old), NPU_OK);
+        CHECK_EQ(npu_event_destroy(olde), NPU_OK);
+        if (k % 50 == 0)
+            usleep(200);
+    }
+    atomic_store(&race_stop, 1);
+    long accepted = 0;
+    for (int i = 0; i < 4; i++) {
+        void *r;
+        pthread_join(th[i], &r);
+        accepted += (long)r;
+    }
+    npu_stream_destroy(race_stream);
+    npu_event_destroy(race_event);
+    CHECK_EQ(npu_device_sync(0), NPU_OK);
+    CHECK_EQ(npu_device_sync(1), NPU_OK);
+    CHECK_EQ(atomic_load(&race_bad), 0);
+    CHECK_EQ(atomic_load(&race_runs), accepted);
+}
+
 int main(void)
 {
     setenv("TRANSFER_TO_NPU_DEVICES", "2", 1);
@@ -148,6 +219,7 @@ int main(void)
     run_round(8);
     run_round(16);
     run_round(16);
+    test_destroy_race();
     npu_stream_destroy(shared[0]);
     npu_stream_destroy(shared[1]);
     return CHECK_DONE();
