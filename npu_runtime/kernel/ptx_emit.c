@@ -1,0 +1,1820 @@
+/*
+ * ptx_emit.c - passes 3..5 of the PTX translator: check, lower, emit C.
+ *
+ * Pass list (each dumpable with NPU_PTX_DUMP=<pass>[,<pass>] or "all", to stderr):
+ *   index  -> parse  (ptx_parse.c)
+ *   check  undefined registers, labels, symbols and call targets -> NPU_EPTX, with a log line
+ *          naming kernel and line; unknown .extern .func -> NPU_EPTX naming it
+ *   lower  closure of called .funcs, entry mode (block/thread), shared/local/param layouts,
+ *          referenced module variables
+ *   emit   one C statement (or a static-inline helper call from ptx_prelude.h) per instruction
+ *   (compile + cache + dlopen in jit.c)
+ *
+ * Decisions (with what chose them):
+ *  - Registers: every PTX virtual register is a C local of its declared class: .pred -> int,
+ *    .f32 -> float, .f64 -> double, all integer/bit types (and .f16/.bf16 bits) -> unsigned
+ *    uintN_t of the same width. Signedness comes from the instruction type (casts at use), so
+ *    integer wrap-around is never C undefined behaviour. Operands read with another type are
+ *    bit-reinterpreted (memcpy helpers, free after -O2), narrower/wider registers are
+ *    truncated or sign/zero-extended as the PTX "relaxed type-checking" rules say.
+ *  - Control flow: labels -> C labels, bra -> goto; a guard @p wraps the statement in if().
+ *  - Entry modes: a kernel whose closure has no bar/barrier/shfl/vote/match/redux/activemask/
+ *    bar.warp.sync/elect becomes block mode `void npu_kentry_block(npu_bctx_t*, params)`: a z/y/x
+ *    loop with the body inlined and per-thread locals declared inside the loop (gcc -O2 turns
+ *    vectorAdd into a tight loop). Otherwise thread mode `npu_kentry_thread(npu_tctx_t*,...)`.
+ *    exit/ret in an entry jump to the end of the thread's iteration (block mode) or return.
+ *  - .func: `static int fn(npu_tctx_t *t, uint8_t *ret..., uint8_t *arg...)`: every parameter
+ *    and return value is passed as a pointer to its bytes (the caller's .param array), which
+ *    covers scalars, .b8 struct arrays and taking a parameter's address uniformly; gcc
+ *    inlines the static functions. The int result is 1 when the callee executed `exit`.
+ *  - Address spaces: generic/global/const/param addresses are host pointers (kernel params:
+ *    the packed buffer; .func params: the caller's arrays); .shared addresses are byte offsets
+ *    into b->shared (static variables laid out from 0 in reference order, extern arrays at
+ *    b->dyn_shared_offset); .local addresses are offsets into the function's frame __lf[] on
+ *    the executing thread's stack; cvta(.to).shared/.local add/subtract the base.
+ *  - Module .global/.const variables: the .so exports `void *npu_globals[N]` and
+ *    `const char *npu_global_names[N]`; module.c fills the table after dlopen, so one cached
+ *    .so serves any module (no addresses baked into the code).
+ *  - Floating point: compiled with -ffp-contract=off; fma -> fmaf/fma; directed rounding
+ *    (.rz/.rm/.rp) switches the FP environment around one volatile operation; .approx
+ *    transcendental ops use libm (more accurate than the ISA bound).
+ *  - Division by zero: unsigned -> all ones, signed -> -1, rem -> dividend; INT_MIN / -1 -> INT_MIN
+ *    (no host SIGFPE).
+ */
+#include "ptx_internal.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert(NPU_KABI_VERSION == 1, "npu_kabi.h changed: check the prelude and bump PTX_TRANSLATOR_VERSION");
+
+/* The texts pasted into every generated file (see the header comment of ptx_prelude.h). */
+__asm__(".section .rodata\n"
+        ".balign 16\n"
+        "ptx_kabi_text:\n"
+        ".incbin \"npu_runtime/kernel/npu_kabi.h\"\n"
+        ".byte 0\n"
+        ".balign 16\n"
+        "ptx_prelude_text:\n"
+        ".incbin \"npu_runtime/kernel/ptx_prelude.h\"\n"
+        ".byte 0\n"
+        ".previous\n");
+extern const char ptx_kabi_text[] __attribute__((visibility("hidden")));
+extern const char ptx_prelude_text[] __attribute__((visibility("hidden")));
+
+/* ------------------------------------------------------------ string builder ---- */
+typedef struct sb { char *s; size_t n, cap; int oom; } sb_t;
+
+static void sb_vadd(sb_t *b, const char *fmt, va_list ap)
+{
+    if (b->oom) return;
+    va_list ap2;
+    va_copy(ap2, ap);
+    int k = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (k < 0) { b->oom = 1; return; }
+    if (b->n + (size_t)k + 1 > b->cap) {
+        size_t nc = b->cap ? b->cap : 4096;
+        while (nc < b->n + (size_t)k + 1) nc *= 2;
+        char *ns = realloc(b->s, nc);
+        if (!ns) { b->oom = 1; return; }
+        b->s = ns;
+        b->cap = nc;
+    }
+    vsnprintf(b->s + b->n, (size_t)k + 1, fmt, ap);
+    b->n += (size_t)k;
+}
+
+static void __attribute__((format(printf, 2, 3))) sb_add(sb_t *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vadd(b, fmt, ap);
+    va_end(ap);
+}
+
+/* ------------------------------------------------------------ emitter state ---- */
+typedef struct ty { char c; int sz; } ty_t;  /* c: u s f h(f16) g(bf16) H(f16x2) G(bf16x2) p */
+
+typedef struct emit {
+    ptx_prog_t *p;
+    ptx_func_t *entry, *f;
+    int in_entry, thread_mode;
+    sb_t out;
+    npu_status_t st;
+    ptx_func_t **funcs; int nfuncs, capfuncs;
+    ptx_var_t **globals; int nglobals, capglobals;
+    ptx_var_t **shv; uint32_t *shoff; int nsh, capsh;
+    uint32_t shared_size;
+    uint32_t *loff; uint32_t lsize;          /* current function's .local layout */
+    npu_kparam_t *kp; uint32_t kp_size;      /* entry param layout */
+    char **strs; int nstrs, capstrs;         /* temporaries */
+    int tmp;                                 /* temp counter */
+    int uses_exit;
+} emit_t;
+
+static const char *S(emit_t *E, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static const char *S(emit_t *E, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *r = NULL;
+    if (vasprintf(&r, fmt, ap) < 0) r = NULL;
+    va_end(ap);
+    if (!r) { E->st = NPU_EHOSTMEM; return "0"; }
+    if (E->nstrs == E->capstrs) {
+        int nc = E->capstrs ? E->capstrs * 2 : 256;
+        char **ns = realloc(E->strs, (size_t)nc * sizeof *ns);
+        if (!ns) { free(r); E->st = NPU_EHOSTMEM; return "0"; }
+        E->strs = ns;
+        E->capstrs = nc;
+    }
+    E->strs[E->nstrs++] = r;
+    return r;
+}
+
+static void fail(emit_t *E, npu_status_t st, const ptx_insn_t *in, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void fail(emit_t *E, npu_status_t st, const ptx_insn_t *in, const char *fmt, ...)
+{
+    if (E->st != NPU_OK)
+        return;
+    E->st = st;
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    NPU_ERR("ptx: kernel %s%s%s line %d: %s%s", E->entry->name,
+            E->f && E->f != E->entry ? ", function " : "", E->f && E->f != E->entry ? E->f->name : "",
+            in ? in->line : (E->f ? E->f->line : 0), msg,
+            st == NPU_EPTXUNSUP ? " (not supported by the NPU translator)" : "");
+}
+
+/* C identifier for a PTX name: alnum kept, '_' -> "__", '%' -> "_P", '$' -> "_D", '.' -> "_o". */
+static const char *mangle(emit_t *E, const char *pfx, const char *n)
+{
+    size_t L = strlen(n);
+    char *buf = malloc(strlen(pfx) + 2 * L + 1);
+    if (!buf) { E->st = NPU_EHOSTMEM; return "x"; }
+    char *o = buf + sprintf(buf, "%s", pfx);
+    for (const char *c = n; *c; c++) {
+        if (isalnum((unsigned char)*c)) *o++ = *c;
+        else if (*c == '_') { *o++ = '_'; *o++ = '_'; }
+        else if (*c == '%') { *o++ = '_'; *o++ = 'P'; }
+        else if (*c == '$') { *o++ = '_'; *o++ = 'D'; }
+        else { *o++ = '_'; *o++ = 'o'; }
+    }
+    *o = 0;
+    const char *r = S(E, "%s", buf);
+    free(buf);
+    return r;
+}
+
+/* ------------------------------------------------------------ types ---- */
+static ty_t ty_of(const char *t)
+{
+    ty_t r = {0, 0};
+    if (!t) return r;
+    if (!strcmp(t, "pred")) { r.c = 'p'; r.sz = 1; }
+    else if (!strcmp(t, "f32")) { r.c = 'f'; r.sz = 4; }
+    else if (!strcmp(t, "f64")) { r.c = 'f'; r.sz = 8; }
+    else if (!strcmp(t, "f16")) { r.c = 'h'; r.sz = 2; }
+    else if (!strcmp(t, "bf16")) { r.c = 'g'; r.sz = 2; }
+    else if (!strcmp(t, "f16x2")) { r.c = 'H'; r.sz = 4; }
+    else if (!strcmp(t, "bf16x2")) { r.c = 'G'; r.sz = 4; }
+    else if ((t[0] == 'u' || t[0] == 'b' || t[0] == 's') && isdigit((unsigned char)t[1])) {
+        int bits = atoi(t + 1);
+        if (bits == 8 || bits == 16 || bits == 32 || bits == 64 || bits == 128) {
+            r.c = t[0] == 's' ? 's' : 'u';
+            r.sz = bits / 8;
+        }
+    }
+    return r;
+}
+static ty_t TY(char c, int sz) { ty_t t = {c, sz}; return t; }
+static int is_int(ty_t t) { return t.c == 'u' || t.c == 's'; }
+
+static const char *ut_name(int sz)
+{
+    switch (sz) { case 1: return "uint8_t"; case 2: return "uint16_t"; case 4: return "uint32_t";
+                  case 8: return "uint64_t"; default: return "u128_t"; }
+}
+static const char *st_name(int sz)
+{
+    switch (sz) { case 1: return "int8_t"; case 2: return "int16_t"; case 4: return "int32_t";
+                  case 8: return "int64_t"; default: return "s128_t"; }
+}
+static const char *ct(ty_t t)
+{
+    if (t.c == 'f') return t.sz == 4 ? "float" : "double";
+    if (t.c == 'p') return "int";
+    if (t.c == 's') return st_name(t.sz);
+    return ut_name(t.sz);
+}
+static const char *ut(ty_t t) { return t.c == 'p' ? "int" : ut_name(t.sz); }
+
+/* register class of a declaration */
+static ty_t reg_ty(const ptx_var_t *v)
+{
+    ty_t t = ty_of(v->type);
+    if (t.c == 'p' || t.c == 'f') return t;
+    return TY('u', t.sz ? t.sz : 4);
+}
+
+/* ------------------------------------------------------------ symbols ---- */
+enum { SY_NONE, SY_REG, SY_SPECIAL, SY_KPARAM, SY_PARR, SY_LOCAL, SY_SHARED, SY_GLOBAL, SY_FUNC };
+typedef struct sym { int kind; ptx_var_t *v; int idx; ty_t ty; const char *cname; } sym_t;
+
+static int reg_match(const ptx_var_t *v, const char *name)
+{
+    size_t n = strlen(v->name);
+    if (strncmp(v->name, name, n)) return 0;
+    if (!v->nregs) return name[n] == 0;
+    const char *d = name + n;
+    if (!*d) return 0;
+    for (const char *q = d; *q; q++)
+        if (!isdigit((unsigned char)*q)) return 0;
+    if (d[0] == '0' && d[1]) return 0;
+    return atol(d) < v->nregs;
+}
+
+static const char *special_expr(emit_t *E, const char *n, ty_t *ty)
+{
+    int blk = E->in_entry && !E->thread_mode;
+    *ty = TY('u', 4);
+    static const char *xyz = "xyz";
+    const char *dot = strchr(n, '.');
+    if (dot && dot[1] && !dot[2] && strchr(xyz, dot[1])) {
+        int i = (int)(strchr(xyz, dot[1]) - xyz);
+        size_t bl = (size_t)(dot - n);
+        if (bl == 4 && !strncmp(n, "%tid", 4))
+            return blk ? S(E, "__%c", dot[1]) : S(E, "t->tid[%d]", i);
+        if (bl == 5 && !strncmp(n, "%ntid", 5)) return S(E, "b->ntid[%d]", i);
+        if (bl == 6 && !strncmp(n, "%ctaid", 6)) return S(E, "b->ctaid[%d]", i);
+        if (bl == 7 && !strncmp(n, "%nctaid", 7)) return S(E, "b->nctaid[%d]", i);
+        if (!strncmp(n, "%cluster_ctaid", bl) || !strncmp(n, "%clusterid", bl)) {
+            if (bl == 10) return S(E, "b->ctaid[%d]", i);   /* %clusterid: clusters of one CTA */
+            return "0u";
+        }
+        if (!strncmp(n, "%cluster_nctaid", bl)) return "1u";
+        if (!strncmp(n, "%nclusterid", bl)) return S(E, "b->nctaid[%d]", i);
+        return NULL;
+    }
+    const char *lin = blk ? "__lin" : "t->linear";
+    if (!strcmp(n, "%laneid")) return S(E, "(%s & 31u)", lin);
+    if (!strcmp(n, "%warpid")) return S(E, "(%s >> 5)", lin);
+    if (!strcmp(n, "%nwarpid")) return "((b->nthreads + 31u) >> 5)";
+    if (!strcmp(n, "%lanemask_eq")) return S(E, "(1u << (%s & 31u))", lin);
+    if (!strcmp(n, "%lanemask_le")) return S(E, "((uint32_t)((2ull << (%s & 31u)) - 1u))", lin);
+    if (!strcmp(n, "%lanemask_lt")) return S(E, "((1u << (%s & 31u)) - 1u)", lin);
+    if (!strcmp(n, "%lanemask_ge")) return S(E, "(~((1u << (%s & 31u)) - 1u))", lin);
+    if (!strcmp(n, "%lanemask_gt")) return S(E, "(~(uint32_t)((2ull << (%s & 31u)) - 1u))", lin);
+    if (!strcmp(n, "%clock")) return "((uint32_t)rt->clock64(t))";
+    if (!strcmp(n, "%clock_hi")) return "((uint32_t)(rt->clock64(t) >> 32))";
+    if (!strcmp(n, "%clock64")) { *ty = TY('u', 8); return "rt->clock64(t)"; }
+    if (!strcmp(n, "%globaltimer")) { *ty = TY('u', 8); return "rt->globaltimer(t)"; }
+    if (!strcmp(n, "%globaltimer_lo")) return "((uint32_t)rt->globaltimer(t))";
+    if (!strcmp(n, "%globaltimer_hi")) return "((uint32_t)(rt->globaltimer(t) >> 32))";
+    if (!strcmp(n, "%smid")) return "b->smid";
+    if (!strcmp(n, "%nsmid")) return "b->nsmid";
+    if (!strcmp(n, "%gridid")) { *ty = TY('u', 8); return "0ull"; }
+    if (!strcmp(n, "%dynamic_smem_size")) return "(b->shared_size - b->dyn_shared_offset)";
+    if (!strcmp(n, "%total_smem_size")) return "b->shared_size";
+    if (!strcmp(n, "%aggr_smem_size")) return "b->shared_size";
+    if (!strcmp(n, "%cluster_ctarank") || !strcmp(n, "%is_explicit_cluster")) return "0u";
+    if (!strcmp(n, "%cluster_nctarank")) return "1u";
+    if (!strncmp(n, "%envreg", 7) && isdigit((unsigned char)n[7])) return "0u";
+    if (!strncmp(n, "%pm", 3) && isdigit((unsigned char)n[3])) return "0u";
+    return NULL;
+}
+
+static int shared_index(emit_t *E, ptx_var_t *v)
+{
+    for (int i = 0; i < E->nsh; i++)
+        if (E->shv[i] == v) return i;
+    if (E->nsh == E->capsh) {
+        int nc = E->capsh ? E->capsh * 2 : 16;
+        ptx_var_t **a = realloc(E->shv, (size_t)nc * sizeof *a);
+        uint32_t *o = a ? realloc(E->shoff, (size_t)nc * sizeof *o) : NULL;
+        if (a) E->shv = a;
+        if (!a || !o) { E->st = NPU_EHOSTMEM; return 0; }
+        E->shoff = o;
+        E->capsh = nc;
+    }
+    uint32_t off = 0;
+    if (!(v->count < 0 || v->is_extern)) {
+        uint32_t al = (uint32_t)(v->align > 0 ? v->align : 1);
+        off = (E->shared_size + al - 1) / al * al;
+        E->shared_size = off + (uint32_t)(v->tsize * (v->count > 0 ? v->count : 1));
+    }
+    E->shv[E->nsh] = v;
+    E->shoff[E->nsh] = off;
+    return E->nsh++;
+}
+
+static int global_index(emit_t *E, ptx_var_t *v)
+{
+    for (int i = 0; i < E->nglobals; i++)
+        if (!strcmp(E->globals[i]->name, v->name)) return i;
+    if (E->nglobals == E->capglobals) {
+        int nc = E->capglobals ? E->capglobals * 2 : 8;
+        ptx_var_t **a = realloc(E->globals, (size_t)nc * sizeof *a);
+        if (!a) { E->st = NPU_EHOSTMEM; return 0; }
+        E->globals = a;
+        E->capglobals = nc;
+    }
+    E->globals[E->nglobals] = v;
+    return E->nglobals++;
+}
+
+static sym_t lookup(emit_t *E, const char *name)
+{
+    sym_t s;
+    memset(&s, 0, sizeof s);
+    ptx_func_t *f = E->f;
+    for (int i = 0; i < f->nlocals; i++) {
+        ptx_var_t *v = &f->locals[i];
+        if (v->space == SP_REG) {
+            if (reg_match(v, name)) {
+                s.kind = SY_REG; s.v = v; s.ty = reg_ty(v);
+                s.cname = mangle(E, "r_", name);
+                return s;
+            }
+        } else if (!strcmp(v->name, name)) {
+            s.v = v;
+            if (v->space == SP_PARAM) { s.kind = SY_PARR; s.cname = mangle(E, "pa_", name); }
+            else if (v->space == SP_LOCAL) { s.kind = SY_LOCAL; s.idx = i; }
+            else if (v->space == SP_SHARED) { s.kind = SY_SHARED; s.idx = shared_index(E, v); }
+            else if (v->space == SP_GLOBAL || v->space == SP_CONST) {
+                s.kind = SY_GLOBAL; s.idx = global_index(E, v);
+            }
+            return s;
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        ptx_var_t *arr = k ? f->rets : f->params;
+        int n = k ? f->nrets : f->nparams;
+        for (int i = 0; i < n; i++)
+            if (!strcmp(arr[i].name, name)) {
+                s.v = &arr[i];
+                if (arr[i].space == SP_REG) {
+                    s.kind = SY_REG; s.ty = reg_ty(&arr[i]);
+                    s.cname = mangle(E, "r_", name);
+                } else if (f->is_entry) {
+                    s.kind = SY_KPARAM; s.idx = i;
+                } else {
+                    s.kind = SY_PARR; s.cname = mangle(E, "pa_", name);
+                }
+                return s;
+            }
+    }
+    if (name[0] == '%') {
+        const char *x = special_expr(E, name, &s.ty);
+        if (x) { s.kind = SY_SPECIAL; s.cname = x; return s; }
+    }
+    ptx_var_t *v = ptx_find_var(E->p, name);
+    if (v) {
+        s.v = v;
+        if (v->space == SP_SHARED) { s.kind = SY_SHARED; s.idx = shared_index(E, v); }
+        else if (v->space == SP_GLOBAL || v->space == SP_CONST) { s.kind = SY_GLOBAL; s.idx = global_index(E, v); }
+        else if (v->space == SP_LOCAL) { s.kind = SY_NONE; }
+        return s;
+    }
+    if (ptx_find_func(E->p, name)) { s.kind = SY_FUNC; return s; }
+    return s;
+}
+
+/* Address value of a symbol (as uint64_t). */
+static const char *sym_addr(emit_t *E, const ptx_insn_t *in, sym_t *s, const char *name)
+{
+    switch (s->kind) {
+    case SY_KPARAM: return S(E, "((uint64_t)(uintptr_t)(params + %u))", E->kp[s->idx].offset);
+    case SY_PARR: return S(E, "((uint64_t)(uintptr_t)%s)", s->cname);
+    case SY_LOCAL: return S(E, "((uint64_t)%uu)", E->loff[s->idx]);
+    case SY_SHARED:
+        if (s->v->count < 0 || s->v->is_extern) return "((uint64_t)b->dyn_shared_offset)";
+        return S(E, "((uint64_t)%uu)", E->shoff[s->idx]);
+    case SY_GLOBAL: return S(E, "((uint64_t)(uintptr_t)npu_globals[%d])", s->idx);
+    case SY_FUNC:
+        fail(E, NPU_EPTXUNSUP, in, "address of function %s (function pointers)", name);
+        return "0";
+    default:
+        fail(E, NPU_EPTX, in, "undefined symbol %s", name);
+        return "0";
+    }
+}
+
+/* ------------------------------------------------------------ operand read/write ---- */
+static const char *reg_bits(emit_t *E, const char *R, ty_t rt)
+{
+    if (rt.c == 'f') return rt.sz == 4 ? S(E, "__f2u(%s)", R) : S(E, "__d2u(%s)", R);
+    if (rt.c == 'p') return S(E, "((uint32_t)%s)", R);
+    return R;
+}
+
+static const char *conv(emit_t *E, const char *R, ty_t rt, ty_t t)
+{
+    if (t.c == 'p') return rt.c == 'p' ? R : S(E, "(%s != 0)", reg_bits(E, R, rt));
+    if (t.c == 'f') {
+        if (rt.c == 'f' && rt.sz == t.sz) return R;
+        const char *bits = reg_bits(E, R, rt);
+        return t.sz == 4 ? S(E, "__u2f((uint32_t)%s)", bits) : S(E, "__u2d((uint64_t)%s)", bits);
+    }
+    if (rt.c == 'u' && rt.sz == t.sz) return t.c == 's' ? S(E, "((%s)%s)", ct(t), R) : R;
+    return S(E, "((%s)(%s)%s)", ct(t), ut(t), reg_bits(E, R, rt));
+}
+
+static const char *rd(emit_t *E, const ptx_insn_t *in, const ptx_opnd_t *o, ty_t t)
+{
+    switch (o->kind) {
+    case OP_REG:
+    case OP_SYM: {
+        sym_t s = lookup(E, o->name);
+        const char *r;
+        if (s.kind == SY_REG) r = conv(E, s.cname, s.ty, t);
+        else if (s.kind == SY_SPECIAL) r = conv(E, s.cname, s.ty, t);
+        else {
+            const char *a = sym_addr(E, in, &s, o->name);
+            if (o->off) a = S(E, "(%s + (uint64_t)%lldll)", a, o->off);
+            r = conv(E, a, TY('u', 8), t);
+        }
+        if (o->neg) r = S(E, "(!%s)", r);
+        return r;
+    }
+    case OP_IMM:
+        if (t.c == 'f') return t.sz == 4 ? S(E, "((float)%lld)", (long long)o->imm) : S(E, "((double)%lld)", (long long)o->imm);
+        if (t.c == 'p') return o->imm ? "1" : "0";
+        return S(E, "((%s)0x%llxull)", ct(t), (unsigned long long)o->imm);
+    case OP_FIMM:
+        if (t.c == 'f') return t.sz == 4 ? S(E, "__u2f(0x%08llxu)", (unsigned long long)o->imm)
+                                         : S(E, "((double)__u2f(0x%08llxu))", (unsigned long long)o->imm);
+        return S(E, "((%s)0x%llxu)", ct(t), (unsigned long long)o->imm);
+    case OP_DIMM:
+        if (t.c == 'f') return t.sz == 8 ? S(E, "__u2d(0x%016llxull)", (unsigned long long)o->imm)
+                                         : S(E, "((float)__u2d(0x%016llxull))", (unsigned long long)o->imm);
+        return S(E, "((%s)0x%llxull)", ct(t), (unsigned long long)o->imm);
+    case OP_DEC:
+        if (t.c == 'f') return S(E, "((%s)%a)", ct(t), o->dval);
+        return S(E, "((%s)%.0f)", ct(t), o->dval);
+    case OP_VEC: {
+        /* packing {a,b,...} into one value of type t */
+        if (!is_int(t) && t.c != 'f' && t.c != 'H' && t.c != 'G') break;
+        int n = o->nelem, esz = t.sz / (n ? n : 1);
+        if (n < 1 || esz < 1) break;
+        const char *acc = "0";
+        ty_t wide = TY('u', t.sz), et = TY('u', esz);
+        for (int i = 0; i < n; i++)
+            acc = S(E, "(%s | ((%s)%s << %d))", acc, ut(wide), rd(E, in, &o->elem[i], et), 8 * esz * i);
+        if (t.c == 'f') return t.sz == 4 ? S(E, "__u2f((uint32_t)%s)", acc) : S(E, "__u2d((uint64_t)%s)", acc);
+        return S(E, "((%s)%s)", ct(t), acc);
+    }
+    default: break;
+    }
+    fail(E, NPU_EPTX, in, "bad operand for %s", in->opcode);
+    return "0";
+}
+
+static const char *tobits(emit_t *E, ty_t t, const char *x)
+{
+    if (t.c == 'f') return t.sz == 4 ? S(E, "__f2u(%s)", x) : S(E, "__d2u(%s)", x);
+    if (t.c == 'p') return S(E, "((uint32_t)(%s))", x);
+    return S(E, "((%s)(%s))", ut(t), x);
+}
+
+/* assignment to a register named name (or sink) */
+static void wr_name(emit_t *E, const ptx_insn_t *in, const char *name, ty_t t, const char *x)
+{
+    if (!name || !strcmp(name, "_")) { sb_add(&E->out, "(void)(%s);", x); return; }
+    sym_t s = lookup(E, name);
+    if (s.kind != SY_REG) {
+        fail(E, NPU_EPTX, in, "destination %s of %s is not a register", name, in->opcode);
+        return;
+    }
+    ty_t r = s.ty;
+    const char *R = s.cname;
+    if (r.c == 'p') {
+        if (t.c == 'p') sb_add(&E->out, "%s = (%s);", R, x);
+        else sb_add(&E->out, "%s = ((%s) != 0);", R, x);
+    } else if (r.c == 'f') {
+        if (t.c == 'f' && t.sz == r.sz) sb_add(&E->out, "%s = %s;", R, x);
+        else if (r.sz == 4) sb_add(&E->out, "%s = __u2f((uint32_t)%s);", R, tobits(E, t, x));
+        else sb_add(&E->out, "%s = __u2d((uint64_t)%s);", R, tobits(E, t, x));
+    } else {
+        if (t.c == 's' && r.sz > t.sz) sb_add(&E->out, "%s = (%s)(%s)(%s);", R, ut(r), ct(t), x);
+        else sb_add(&E->out, "%s = (%s)%s;", R, ut(r), tobits(E, t, x));
+    }
+}
+
+static void wr(emit_t *E, const ptx_insn_t *in, const ptx_opnd_t *o, ty_t t, const char *x)
+{
+    if (o->kind == OP_SINK) { sb_add(&E->out, "(void)(%s);", x); return; }
+    if (o->kind == OP_VEC) {
+        int n = o->nelem, esz = t.sz / (n ? n : 1);
+        if (n < 1 || esz < 1) { fail(E, NPU_EPTX, in, "bad vector destination"); return; }
+        int k = E->tmp++;
+        sb_add(&E->out, "{ %s __v%d = %s; ", ut_name(t.sz), k, tobits(E, t, x));
+        for (int i = 0; i < n; i++)
+            if (o->elem[i].kind != OP_SINK)
+                wr(E, in, &o->elem[i], TY('u', esz), S(E, "(%s)(__v%d >> %d)", ut_name(esz), k, 8 * esz * i));
+        sb_add(&E->out, "}");
+        return;
+    }
+    if (o->kind != OP_REG && o->kind != OP_SYM) { fail(E, NPU_EPTX, in, "destination of %s is not a register", in->opcode); return; }
+    wr_name(E, in, o->name, t, x);
+}
+
+/* ------------------------------------------------------------ instruction helpers ---- */
+static int has(const ptx_insn_t *in, const char *m)
+{
+    for (int i = 1; i < in->nmods; i++)
+        if (!strcmp(in->mods[i], m)) return 1;
+    return 0;
+}
+static int has_prefix(const ptx_insn_t *in, const char *m)
+{
+    size_t n = strlen(m);
+    for (int i = 1; i < in->nmods; i++)
+        if (!strncmp(in->mods[i], m, n)) return 1;
+    return 0;
+}
+/* i-th type modifier (0-based), or {0,0} */
+static ty_t ity(const ptx_insn_t *in, int k)
+{
+    for (int i = 1; i < in->nmods; i++) {
+        ty_t t = ty_of(in->mods[i]);
+        if (t.c && k-- == 0) return t;
+    }
+    return TY(0, 0);
+}
+static int rmode(const ptx_insn_t *in)   /* 0 rn 1 rz 2 rm 3 rp; integer-rounding +4 */
+{
+    if (has(in, "rz")) return 1;
+    if (has(in, "rm")) return 2;
+    if (has(in, "rp")) return 3;
+    if (has(in, "rni")) return 4;
+    if (has(in, "rzi")) return 5;
+    if (has(in, "rmi")) return 6;
+    if (has(in, "rpi")) return 7;
+    return 0;
+}
+static int space_mod(const ptx_insn_t *in)
+{
+    for (int i = 1; i < in->nmods; i++) {
+        const char *m = in->mods[i];
+        if (!strncmp(m, "global", 6)) return SP_GLOBAL;
+        if (!strncmp(m, "shared", 6)) return SP_SHARED;
+        if (!strcmp(m, "local")) return SP_LOCAL;
+        if (!strcmp(m, "const")) return SP_CONST;
+        if (!strncmp(m, "param", 5)) return SP_PARAM;
+    }
+    return SP_NONE;
+}
+
+#define NEED(n) do { if (in->nops < (n)) { fail(E, NPU_EPTX, in, "%s needs %d operands", in->opcode, (n)); return; } } while (0)
+#define A(i, t) rd(E, in, &in->ops[i], (t))
+#define OUT(...) sb_add(&E->out, __VA_ARGS__)
+
+/* Pointer (uint8_t *) to the operand address in space sp. */
+static const char *addr(emit_t *E, const ptx_insn_t *in, const ptx_opnd_t *o, int sp)
+{
+    if (o->kind != OP_ADDR) {
+        if (o->kind == OP_SYM || o->kind == OP_REG) {
+            ptx_opnd_t t = *o;
+            t.kind = OP_ADDR;
+            return addr(E, in, &t, sp);
+        }
+        fail(E, NPU_EPTX, in, "%s needs an address operand", in->opcode);
+        return "((uint8_t *)0)";
+    }
+    if (o->base_is_imm) {
+        if (sp == SP_SHARED) return S(E, "(b->shared + (uint32_t)%lldll)", o->off);
+        if (sp == SP_LOCAL) return S(E, "(__lf + (uint32_t)%lldll)", o->off);
+        return S(E, "((uint8_t *)(uintptr_t)0x%llxull)", (unsigned long long)o->off);
+    }
+    sym_t s = lookup(E, o->name);
+    const char *off = o->off ? S(E, " + (%lldll)", o->off) : "";
+    if (s.kind == SY_REG) {
+        const char *v = conv(E, s.cname, s.ty, TY('u', 8));
+        if (sp == SP_SHARED) return S(E, "(b->shared + (uint32_t)(%s%s))", v, off);
+        if (sp == SP_LOCAL) return S(E, "(__lf + (uint32_t)(%s%s))", v, off);
+        return S(E, "((uint8_t *)(uintptr_t)(%s%s))", v, off);
+    }
+    switch (s.kind) {
+    case SY_KPARAM: return S(E, "((uint8_t *)params + %u%s)", E->kp[s.idx].offset, off);
+    case SY_PARR: return S(E, "(%s%s)", s.cname, off);
+    case SY_LOCAL:
+        if (sp != SP_LOCAL && sp != SP_NONE) break;
+        return S(E, "(__lf + %u%s)", E->loff[s.idx], off);
+    case SY_SHARED:
+        if (s.v->count < 0 || s.v->is_extern) return S(E, "(b->shared + b->dyn_shared_offset%s)", off);
+        return S(E, "(b->shared + %u%s)", E->shoff[s.idx], off);
+    case SY_GLOBAL: return S(E, "((uint8_t *)npu_globals[%d]%s)", s.idx, off);
+    default: break;
+    }
+    fail(E, NPU_EPTX, in, "undefined or unusable address symbol %s", o->name);
+    return "((uint8_t *)0)";
+}
+
+static const char *load_expr(emit_t *E, const char *p, ty_t t, int order)
+{
+    int sz = t.sz;
+    if (sz == 16) return S(E, "(*(a_u128 *)(%s))", p);
+    const char *bits;
+    if (order == 1) bits = S(E, "(*(volatile %s *)(%s))", ut_name(sz), p);
+    else if (order >= 2) bits = S(E, "__atomic_load_n((%s *)(%s), __ATOMIC_ACQUIRE)", ut_name(sz), p);
+    else {
+        if (t.c == 'f') return S(E, "(*(a_f%d *)(%s))", sz * 8, p);
+        bits = S(E, "(*(a_u%d *)(%s))", sz * 8, p);
+    }
+    if (t.c == 'f') return sz == 4 ? S(E, "__u2f(%s)", bits) : S(E, "__u2d(%s)", bits);
+    return S(E, "((%s)%s)", ct(t), bits);
+}
+
+static void store(emit_t *E, const char *p, ty_t t, const char *x, int order)
+{
+    int sz = t.sz;
+    if (sz == 16) { OUT("*(a_u128 *)(%s) = (u128_t)(%s);", p, x); return; }
+    const char *bits = tobits(E, t, x);
+    if (order == 1) OUT("*(volatile %s *)(%s) = %s;", ut_name(sz), p, bits);
+    else if (order >= 2) OUT("__atomic_store_n((%s *)(%s), %s, __ATOMIC_RELEASE);", ut_name(sz), p, bits);
+    else if (t.c == 'f') OUT("*(a_f%d *)(%s) = %s;", sz * 8, p, x);
+    else OUT("*(a_u%d *)(%s) = %s;", sz * 8, p, bits);
+}
+
+static int mem_order(const ptx_insn_t *in)
+{
+    if (has(in, "acquire") || has(in, "release") || has(in, "acq_rel") || has(in, "sc")) return 2;
+    if (has(in, "volatile") || has(in, "relaxed") || has(in, "mmio")) return 1;
+    return 0;
+}
+
+static int vec_n(const ptx_insn_t *in)
+{
+    if (has(in, "v2")) return 2;
+    if (has(in, "v4")) return 4;
+    if (has(in, "v8")) return 8;
+    return 1;
+}
+
+/* ------------------------------------------------------------ instructions ---- */
+static const char *fsuffix(ty_t t) { return t.sz == 4 ? "f32" : "f64"; }
+
+static const char *fpost(emit_t *E, const ptx_insn_t *in, ty_t t, const char *x)
+{
+    if (t.c != 'f') return x;
+    if (has(in, "ftz") && t.sz == 4) x = S(E, "__ftz32(%s)", x);
+    if (has(in, "sat")) x = S(E, "__sat%d(%s)", t.sz * 8, x);
+    return x;
+}
+static const char *fin(emit_t *E, const ptx_insn_t *in, int i, ty_t t)
+{
+    const char *x = A(i, t);
+    if (t.c == 'f' && t.sz == 4 && has(in, "ftz")) x = S(E, "__ftz32(%s)", x);
+    return x;
+}
+
+static int half_flags(const ptx_insn_t *in)
+{
+    return (has(in, "ftz") ? 1 : 0) | (has(in, "sat") ? 2 : 0) | (has(in, "NaN") ? 4 : 0);
+}
+
+static int emit_half(emit_t *E, const ptx_insn_t *in, const char *op, ty_t t)
+{
+    static const char *ops[] = {"add", "sub", "mul", "min", "max", "neg", "abs", "fma"};
+    int k = -1;
+    for (int i = 0; i < 8; i++)
+        if (!strcmp(op, ops[i])) k = i;
+    if (k < 0) return 0;
+    int bf = t.c == 'g' || t.c == 'G', two = t.c == 'H' || t.c == 'G';
+    int nsrc = k == 7 ? 3 : (k == 5 || k == 6) ? 1 : 2;
+    if (in->nops < nsrc + 1) { fail(E, NPU_EPTX, in, "missing operands"); return 1; }
+    ty_t bt = two ? TY('u', 4) : TY('u', 2);
+    const char *a = A(1, bt), *b = nsrc > 1 ? A(2, bt) : "0", *c = nsrc > 2 ? A(3, bt) : "0";
+    int m = rmode(in) & 3;
+    wr(E, in, &in->ops[0], bt, S(E, "%s(%s, %s, %s, %d, %d, %d, %d)", two ? "__hop2" : "__hop",
+                                 a, b, c, k, bf, half_flags(in), m));
+    return 1;
+}
+
+static void emit_arith(emit_t *E, const ptx_insn_t *in, const char *op)
+{
+    ty_t t = ity(in, 0);
+    NEED(3);
+    if (t.c == 'h' || t.c == 'g' || t.c == 'H' || t.c == 'G') { if (emit_half(E, in, op, t)) return; }
+    if (t.c == 'f') {
+        int m = rmode(in) & 3;
+        const char *a = fin(E, in, 1, t), *b = fin(E, in, 2, t);
+        const char *x = S(E, "__%s_%s(%s, %s, %d)", op, fsuffix(t), a, b, m);
+        wr(E, in, &in->ops[0], t, fpost(E, in, t, x));
+        return;
+    }
+    if (!is_int(t)) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+    ty_t u = TY('u', t.sz);
+    const char *a = A(1, u), *b = A(2, u);
+    const char *c = op[0] == 'a' ? "+" : "-";
+    if (has(in, "sat")) {
+        if (t.sz != 4) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+        wr(E, in, &in->ops[0], TY('s', 4), S(E, "((int32_t)__sat_s((int64_t)(int32_t)%s %s (int64_t)(int32_t)%s, 32))", a, c, b));
+        return;
+    }
+    int cc = has(in, "cc"), ci = !strcmp(op, "addc") || !strcmp(op, "subc");
+    if (!cc && !ci) { wr(E, in, &in->ops[0], u, S(E, "(%s)(%s %s %s)", ut(u), a, c, b)); return; }
+    if (t.sz != 4 && t.sz != 8) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+    const char *w = t.sz == 4 ? "uint64_t" : "u128_t";
+    int k = E->tmp++;
+    if (op[0] == 'a')
+        OUT("{ %s __s%d = (%s)%s + (%s)%s%s; ", w, k, w, a, w, b, ci ? " + (__cc & 1)" : "");
+    else
+        OUT("{ %s __s%d = (%s)%s - (%s)%s%s; ", w, k, w, a, w, b, ci ? " - (__cc & 1)" : "");
+    wr(E, in, &in->ops[0], u, S(E, "(%s)__s%d", ut(u), k));
+    if (cc) OUT(" __cc = (uint32_t)(__s%d >> %d) & 1u;", k, t.sz * 8);
+    OUT(" }");
+}
+
+static void emit_mul(emit_t *E, const ptx_insn_t *in, int mad)
+{
+    ty_t t = ity(in, 0);
+    NEED(mad ? 4 : 3);
+    if (t.c == 'h' || t.c == 'g' || t.c == 'H' || t.c == 'G') { if (emit_half(E, in, mad ? "fma" : "mul", t)) return; }
+    if (t.c == 'f') {
+        int m = rmode(in) & 3;
+        const char *a = fin(E, in, 1, t), *b = fin(E, in, 2, t);
+        const char *x = mad ? S(E, "__fma_%s(%s, %s, %s, %d)", fsuffix(t), a, b, fin(E, in, 3, t), m)
+                            : S(E, "__mul_%s(%s, %s, %d)", fsuffix(t), a, b, m);
+        wr(E, in, &in->ops[0], t, fpost(E, in, t, x));
+        return;
+    }
+    if (!is_int(t)) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+    int sg = t.c == 's';
+    const char *a = A(1, t), *b = A(2, t);
+    int n = t.sz * 8;
+    const char *wide_s = t.sz == 8 ? "s128_t" : st_name(t.sz * 2);
+    const char *wide_u = t.sz == 8 ? "u128_t" : ut_name(t.sz * 2);
+    const char *W = sg ? wide_s : wide_u;
+    if (has(in, "wide")) {
+        if (t.sz > 4) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+        ty_t wt = TY(t.c, t.sz * 2);
+        const char *x = S(E, "((%s)((%s)%s * (%s)%s))", ut(wt), W, a, W, b);
+        if (mad) x = S(E, "((%s)(%s + %s))", ut(wt), x, A(3, TY('u', wt.sz)));
+        wr(E, in, &in->ops[0], TY('u', wt.sz), x);
+        return;
+    }
+    if (has(in, "hi")) {
+        const char *x = S(E, "((%s)(((%s)%s * (%s)%s) >> %d))", ut(t), W, a, W, b, n);
+        if (mad) {
+            if (has(in, "cc") || !strcmp(in->mods[0], "madc")) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+            x = S(E, "((%s)(%s + %s))", ut(t), x, A(3, TY('u', t.sz)));
+        }
+        wr(E, in, &in->ops[0], TY('u', t.sz), x);
+        return;
+    }
+    /* .lo (or mul24 treated as .lo of full product when the inputs fit 24 bits) */
+    ty_t u = TY('u', t.sz);
+    const char *x = S(E, "((%s)((%s)%s * (%s)%s))", ut(u), ut(u), A(1, u), ut(u), A(2, u));
+    if (!mad) { wr(E, in, &in->ops[0], u, x); return; }
+    int cc = has(in, "cc"), ci = !strcmp(in->mods[0], "madc");
+    if (!cc && !ci) { wr(E, in, &in->ops[0], u, S(E, "((%s)(%s + %s))", ut(u), x, A(3, u))); return; }
+    const char *w = t.sz == 4 ? "uint64_t" : "u128_t";
+    int k = E->tmp++;
+    OUT("{ %s __s%d = (%s)%s + (%s)%s%s; ", w, k, w, x, w, A(3, u), ci ? " + (__cc & 1)" : "");
+    wr(E, in, &in->ops[0], u, S(E, "(%s)__s%d", ut(u), k));
+    if (cc) OUT(" __cc = (uint32_t)(__s%d >> %d) & 1u;", k, n);
+    OUT(" }");
+}
+
+static void emit_divrem(emit_t *E, const ptx_insn_t *in, int rem)
+{
+    ty_t t = ity(in, 0);
+    NEED(3);
+    if (t.c == 'f' && !rem) {
+        int m = rmode(in) & 3;
+        const char *x = S(E, "__div_%s(%s, %s, %d)", fsuffix(t), fin(E, in, 1, t), fin(E, in, 2, t), m);
+        wr(E, in, &in->ops[0], t, fpost(E, in, t, x));
+        return;
+    }
+    if (!is_int(t) || t.sz == 1 || t.sz == 16) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+    wr(E, in, &in->ops[0], t, S(E, "__%s_%c%d(%s, %s)", rem ? "rem" : "div", t.c, t.sz * 8, A(1, t), A(2, t)));
+}
+
+static void emit_minmax(emit_t *E, const ptx_insn_t *in, int mx)
+{
+    ty_t t = ity(in, 0);
+    NEED(3);
+    if (t.c == 'h' || t.c == 'g' || t.c == 'H' || t.c == 'G') { if (emit_half(E, in, mx ? "max" : "min", t)) return; }
+    if (t.c == 'f') {
+        if (in->nops > 3) { fail(E, NPU_EPTXUNSUP, in, "three-input %s", in->opcode); return; }
+        const char *x = S(E, "__%s_%s(%s, %s, %d)", mx ? "max" : "min", fsuffix(t), fin(E, in, 1, t), fin(E, in, 2, t), has(in, "NaN"));
+        wr(E, in, &in->ops[0], t, fpost(E, in, t, x));
+        return;
+    }
+    if (!is_int(t)) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+    if (in->nops > 3) { fail(E, NPU_EPTXUNSUP, in, "three-input %s", in->opcode); return; }
+    const char *a = A(1, t), *b = A(2, t);
+    const char *x = S(E, "(%s %s %s ? %s : %s)", a, mx ? ">" : "<", b, a, b);
+    if (has(in, "relu")) x = S(E, "(%s < 0 ? (%s)0 : %s)", x, ct(t), x);
+    wr(E, in, &in->ops[0], t, x);
+}
+
+static void emit_unary(emit_t *E, const ptx_insn_t *in, const char *op)
+{
+    ty_t t = ity(in, 0);
+    NEED(2);
+    if ((t.c == 'h' || t.c == 'g' || t.c == 'H' || t.c == 'G') && (!strcmp(op, "abs") || !strcmp(op, "neg"))) {
+        emit_half(E, in, op, t);
+        return;
+    }
+    if (t.c == 'f') {
+        const char *a = fin(E, in, 1, t), *x = NULL;
+        int f32 = t.sz == 4;
+        int m = rmode(in) & 3;
+        if (!strcmp(op, "abs")) x = f32 ? S(E, "fabsf(%s)", a) : S(E, "fabs(%s)", a);
+        else if (!strcmp(op, "neg")) x = S(E, "(-%s)", a);
+        else if (!strcmp(op, "sqrt")) x = S(E, "__sqrt_%s(%s, %d)", fsuffix(t), a, m);
+        else if (!strcmp(op, "rsqrt")) x = f32 ? S(E, "(1.0f / sqrtf(%s))", a) : S(E, "(1.0 / sqrt(%s))", a);
+        else if (!strcmp(op, "rcp")) x = S(E, "__div_%s(1.0, %s, %d)", fsuffix(t), a, m);
+        else if (!strcmp(op, "sin")) x = f32 ? S(E, "sinf(%s)", a) : S(E, "sin(%s)", a);
+        else if (!strcmp(op, "cos")) x = f32 ? S(E, "cosf(%s)", a) : S(E, "cos(%s)", a);
+        else if (!strcmp(op, "ex2")) x = f32 ? S(E, "exp2f(%s)", a) : S(E, "exp2(%s)", a);
+        else if (!strcmp(op, "lg2")) x = f32 ? S(E, "log2f(%s)", a) : S(E, "log2(%s)", a);
+        else if (!strcmp(op, "tanh")) x = f32 ? S(E, "tanhf(%s)", a) : S(E, "tanh(%s)", a);
+        if (!x) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+        if (!strcmp(op, "abs") || !strcmp(op, "neg")) {
+            /* exact sign-bit operations (NaN payloads kept) */
+            x = f32 ? S(E, "__u2f(__f2u(%s) %s)", a, op[0] == 'a' ? "& 0x7fffffffu" : "^ 0x80000000u")
+                    : S(E, "__u2d(__d2u(%s) %s)", a, op[0] == 'a' ? "& 0x7fffffffffffffffull" : "^ 0x8000000000000000ull");
+        }
+        wr(E, in, &in->ops[0], t, fpost(E, in, t, x));
+        return;
+    }
+    if (!is_int(t)) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+    ty_t u = TY('u', t.sz);
+    const char *a = A(1, u);
+    if (!strcmp(op, "neg")) wr(E, in, &in->ops[0], u, S(E, "(%s)(0 - %s)", ut(u), a));
+    else if (!strcmp(op, "abs")) wr(E, in, &in->ops[0], u, S(E, "(%s)((%s)%s < 0 ? 0 - %s : %s)", ut(u), st_name(t.sz), a, a, a));
+    else fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode);
+}
+
+static void emit_logic(emit_t *E, const ptx_insn_t *in, const char *op)
+{
+    ty_t t = ity(in, 0);
+    if (!t.c) { fail(E, NPU_EPTX, in, "%s without a type", in->opcode); return; }
+    if (!strcmp(op, "not") || !strcmp(op, "cnot")) {
+        NEED(2);
+        if (t.c == 'p') { wr(E, in, &in->ops[0], t, S(E, "(!%s)", A(1, t))); return; }
+        ty_t u = TY('u', t.sz);
+        if (op[0] == 'c') wr(E, in, &in->ops[0], u, S(E, "(%s)(%s == 0)", ut(u), A(1, u)));
+        else wr(E, in, &in->ops[0], u, S(E, "(%s)~%s", ut(u), A(1, u)));
+        return;
+    }
+    NEED(3);
+    const char *c = op[0] == 'a' ? "&" : op[0] == 'o' ? "|" : "^";
+    if (t.c == 'p') { wr(E, in, &in->ops[0], t, S(E, "(%s %s %s)", A(1, t), c, A(2, t))); return; }
+    ty_t u = TY('u', t.sz);
+    wr(E, in, &in->ops[0], u, S(E, "(%s)(%s %s %s)", ut(u), A(1, u), c, A(2, u)));
+}
+
+static void emit_shift(emit_t *E, const ptx_insn_t *in, int left)
+{
+    ty_t t = ity(in, 0);
+    NEED(3);
+    if (!is_int(t)) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+    int n = t.sz * 8;
+    const char *b = A(2, TY('u', 4));
+    if (left || t.c == 'u') {
+        ty_t u = TY('u', t.sz);
+        wr(E, in, &in->ops[0], u, S(E, "(%s >= %du ? (%s)0 : (%s)(%s %s %s))", b, n, ut(u), ut(u), A(1, u), left ? "<<" : ">>", b));
+    } else {
+        wr(E, in, &in->ops[0], t, S(E, "(%s)(%s >> (%s > %du ? %du : %s))", ct(t), A(1, t), b, n - 1, n - 1, b));
+    }
+}
+
+static int cmp_expr(emit_t *E, const ptx_insn_t *in, const char *cmp, ty_t t, const char *a, const char *b, const char **out)
+{
+    const char *x = NULL;
+    if (t.c == 'f' || t.c == 'h' || t.c == 'g') {
+        if (t.c == 'h') { a = S(E, "__h2d(%s)", a); b = S(E, "__h2d(%s)", b); }
+        if (t.c == 'g') { a = S(E, "__b2d(%s)", a); b = S(E, "__b2d(%s)", b); }
+        const char *nan = S(E, "(%s != %s || %s != %s)", a, a, b, b);
+        static const char *ord[][2] = {{"eq", "=="}, {"ne", "!="}, {"lt", "<"}, {"le", "<="}, {"gt", ">"}, {"ge", ">="}};
+        for (int i = 0; i < 6; i++) {
+            if (!strcmp(cmp, ord[i][0]))
+                x = i == 1 ? S(E, "(!%s && %s != %s)", nan, a, b) : S(E, "(%s %s %s)", a, ord[i][1], b);
+            else if (!strncmp(cmp, ord[i][0], 2) && cmp[2] == 'u' && !cmp[3])
+                x = S(E, "(%s || %s %s %s)", nan, a, ord[i][1], b);
+        }
+        if (!strcmp(cmp, "num")) x = S(E, "(!%s)", nan);
+        if (!strcmp(cmp, "nan")) x = nan;
+    } else if (is_int(t)) {
+        static const char *ops[][2] = {{"eq", "=="}, {"ne", "!="}, {"lt", "<"}, {"le", "<="}, {"gt", ">"}, {"ge", ">="},
+                                       {"lo", "<"}, {"ls", "<="}, {"hi", ">"}, {"hs", ">="}};
+        for (int i = 0; i < 10; i++)
+            if (!strcmp(cmp, ops[i][0])) {
+                if (i >= 6) x = S(E, "((%s)%s %s (%s)%s)", ut(t), a, ops[i][1], ut(t), b);
+                else x = S(E, "(%s %s %s)", a, ops[i][1], b);
+            }
+    } else if (t.c == 'p') {
+        if (!strcmp(cmp, "eq")) x = S(E, "(%s == %s)", a, b);
+        if (!strcmp(cmp, "ne")) x = S(E, "(%s != %s)", a, b);
+    }
+    if (!x) return -1;
+    *out = x;
+    return 0;
+}
+
+static void emit_setp(emit_t *E, const ptx_insn_t *in)
+{
+    NEED(3);
+    const char *cmp = in->nmods > 1 ? in->mods[1] : "";
+    ty_t t = ity(in, 0);
+    if (t.c == 'H' || t.c == 'G') { fail(E, NPU_EPTXUNSUP, in, "%s (packed half comparison)", in->opcode); return; }
+    const char *a = fin(E, in, 1, t), *b = fin(E, in, 2, t), *x;
+    if (cmp_expr(E, in, cmp, t, a, b, &x) != 0) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+    const char *bop = has(in, "and") ? "&&" : has(in, "or") ? "||" : has(in, "xor") ? "^" : NULL;
+    const ptx_opnd_t *d = &in->ops[0];
+    int k = E->tmp++;
+    OUT("{ int __c%d = %s; ", k, x);
+    const char *c = NULL;
+    if (bop) {
+        if (in->nops < 4) { fail(E, NPU_EPTX, in, "%s needs a predicate operand", in->opcode); return; }
+        c = A(3, TY('p', 1));
+    }
+    const char *p = bop ? S(E, "(__c%d %s %s)", k, bop, c) : S(E, "__c%d", k);
+    const char *q = bop ? S(E, "(!__c%d %s %s)", k, bop, c) : S(E, "!__c%d", k);
+    if (d->kind == OP_REG && d->name2) {
+        wr_name(E, in, d->name, TY('p', 1), p);
+        wr_name(E, in, d->name2, TY('p', 1), q);
+    } else {
+        wr(E, in, d, TY('p', 1), p);
+    }
+    OUT(" }");
+}
+
+static void emit_set(emit_t *E, const ptx_insn_t *in)
+{
+    NEED(3);
+    const char *cmp = in->nmods > 1 ? in->mods[1] : "";
+    ty_t dt = ity(in, 0), st = ity(in, 1);
+    if (!st.c) st = dt;
+    const char *x;
+    if (cmp_expr(E, in, cmp, st, fin(E, in, 1, st), fin(E, in, 2, st), &x) != 0 || (!is_int(dt) && dt.c != 'f')) {
+        fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode);
+        return;
+    }
+    const char *bop = has(in, "and") ? "&&" : has(in, "or") ? "||" : has(in, "xor") ? "^" : NULL;
+    if (bop) { NEED(4); x = S(E, "(%s %s %s)", x, bop, A(3, TY('p', 1))); }
+    if (dt.c == 'f') wr(E, in, &in->ops[0], dt, S(E, "(%s ? 1.0f : 0.0f)", x));
+    else wr(E, in, &in->ops[0], TY('u', 4), S(E, "(%s ? 0xffffffffu : 0u)", x));
+}
+
+static void emit_cvt(emit_t *E, const ptx_insn_t *in)
+{
+    NEED(2);
+    ty_t d = ity(in, 0), s = ity(in, 1);
+    int m = rmode(in), sat = has(in, "sat"), ftz = has(in, "ftz");
+    if (!d.c) { fail(E, NPU_EPTX, in, "%s without types", in->opcode); return; }
+    /* packed conversions: cvt.rn.f16x2.f32 d, a, b  (a -> upper half, b -> lower) */
+    if ((d.c == 'H' || d.c == 'G') && s.c == 'f' && s.sz == 4) {
+        NEED(3);
+        const char *fn = d.c == 'H' ? "__d2h" : "__d2b";
+        const char *a = A(1, s), *b = A(2, s);
+        if (has(in, "relu")) { a = S(E, "__max_f32(%s, 0.0f, 1)", a); b = S(E, "__max_f32(%s, 0.0f, 1)", b); }
+        if (sat) { a = S(E, "__sat32(%s)", a); b = S(E, "__sat32(%s)", b); }
+        wr(E, in, &in->ops[0], TY('u', 4), S(E, "(((uint32_t)%s((double)%s, %d) << 16) | %s((double)%s, %d))", fn, a, m & 3, fn, b, m & 3));
+        return;
+    }
+    if (!s.c || s.c == 'H' || s.c == 'G' || d.c == 'H' || d.c == 'G' || d.sz == 16 || s.sz == 16) {
+        fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode);
+        return;
+    }
+    const char *a = A(1, s);
+    /* source value as double (floats) */
+    const char *fv = NULL;
+    if (s.c == 'f') fv = S(E, "(double)%s", (ftz && s.sz == 4) ? S(E, "__ftz32(%s)", a) : a);
+    else if (s.c == 'h') fv = S(E, "__h2d(%s)", a);
+    else if (s.c == 'g') fv = S(E, "__b2d(%s)", a);
+    if (is_int(d)) {
+        int bits = d.sz * 8;
+        const char *x;
+        if (fv) {
+            x = d.c == 's' ? S(E, "(%s)__cvt_sat_s(%s, %d, %d)", ct(d), fv, m, bits)
+                           : S(E, "(%s)__cvt_sat_u(%s, %d, %d)", ct(d), fv, m, bits);
+        } else if (sat) {
+            if (s.c == 's') x = d.c == 's' ? S(E, "(%s)__sat_s((int64_t)%s, %d)", ct(d), a, bits)
+                                           : S(E, "(%s)__sat_u_from_s((int64_t)%s, %d)", ct(d), a, bits);
+            else x = d.c == 's' ? S(E, "(%s)__sat_s_from_u((uint64_t)%s, %d)", ct(d), a, bits)
+                                : S(E, "(%s)__sat_u((uint64_t)%s, %d)", ct(d), a, bits);
+        } else {
+            x = S(E, "(%s)%s", ct(d), a);   /* C conversion: truncation, sign/zero extension by source */
+        }
+        wr(E, in, &in->ops[0], d, x);
+        return;
+    }
+    /* float destinations */
+    const char *x;
+    int rm = m & 3;
+    if (d.c == 'f') {
+        if (fv) {
+            if (m >= 4) x = S(E, "__rndi(%s, %d)", fv, m);
+            else if (d.sz == 4 && s.c == 'f' && s.sz == 8) x = S(E, "__d2f(%s, %d)", fv, rm);
+            else x = fv;
+            x = S(E, "(%s)%s", ct(d), x);
+        } else if (s.c == 's') {
+            x = d.sz == 4 ? S(E, "__i2f((int64_t)%s, %d)", a, rm) : S(E, "__i2d((int64_t)%s, %d)", a, rm);
+        } else {
+            x = d.sz == 4 ? S(E, "__u2fr((uint64_t)%s, %d)", a, rm) : S(E, "__u2dr((uint64_t)%s, %d)", a, rm);
+        }
+        if (ftz && d.sz == 4) x = S(E, "__ftz32(%s)", x);
+        if (sat) x = S(E, "__sat%d(%s)", d.sz * 8, x);
+        wr(E, in, &in->ops[0], d, x);
+        return;
+    }
+    /* f16 / bf16 destinations */
+    const char *fn = d.c == 'h' ? "__d2h" : "__d2b";
+    const char *v = fv;
+    if (!v) v = s.c == 's' ? S(E, "(double)(int64_t)%s", a) : S(E, "(double)(uint64_t)%s", a);
+    if (m >= 4) v = S(E, "__rndi(%s, %d)", v, m);
+    if (sat) v = S(E, "__sat64(%s)", v);
+    if (!fv && s.sz == 8) { fail(E, NPU_EPTXUNSUP, in, "%s (64-bit integer to half)", in->opcode); return; }
+    wr(E, in, &in->ops[0], TY('u', 2), S(E, "%s(%s, %d)", fn, v, rm));
+}
+
+static void emit_mov(emit_t *E, const ptx_insn_t *in)
+{
+    NEED(2);
+    ty_t t = ity(in, 0);
+    if (!t.c) { fail(E, NPU_EPTX, in, "mov without a type"); return; }
+    wr(E, in, &in->ops[0], t, A(1, t));
+}
+
+static void emit_ld(emit_t *E, const ptx_insn_t *in, int st)
+{
+    NEED(2);
+    ty_t t = ity(in, 0);
+    if (!t.c) { fail(E, NPU_EPTX, in, "%s without a type", in->opcode); return; }
+    if (t.c == 'p') t = TY('u', 1);
+    int sp = space_mod(in), n = vec_n(in), ord = mem_order(in);
+    const ptx_opnd_t *ao = &in->ops[st ? 0 : 1], *vo = &in->ops[st ? 1 : 0];
+    const char *p = addr(E, in, ao, sp);
+    if (n == 1) {
+        if (st) store(E, p, t, A(1, t), ord);
+        else wr(E, in, vo, t, load_expr(E, p, t, ord));
+        return;
+    }
+    if (vo->kind != OP_VEC || vo->nelem != n) { fail(E, NPU_EPTX, in, "%s needs a %d-element vector", in->opcode, n); return; }
+    int k = E->tmp++;
+    OUT("{ uint8_t *__p%d = %s; ", k, p);
+    for (int i = 0; i < n; i++) {
+        const char *pe = S(E, "(__p%d + %d)", k, i * t.sz);
+        if (st) store(E, pe, t, rd(E, in, &vo->elem[i], t), ord);
+        else if (vo->elem[i].kind != OP_SINK) wr(E, in, &vo->elem[i], t, load_expr(E, pe, t, ord));
+    }
+    OUT(" }");
+}
+
+static void emit_atom(emit_t *E, const ptx_insn_t *in, int red)
+{
+    int sp = space_mod(in);
+    ty_t t = ity(in, 0);
+    int ai = red ? 0 : 1;
+    NEED(ai + 2);
+    if (has_prefix(in, "v2") || has_prefix(in, "v4") || has_prefix(in, "v8")) { fail(E, NPU_EPTXUNSUP, in, "vector %s", in->opcode); return; }
+    static const char *ops[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas"};
+    const char *op = NULL;
+    for (int i = 0; i < 10 && !op; i++)
+        if (has(in, ops[i])) op = ops[i];
+    if (!op || !t.c) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+    const char *p = addr(E, in, &in->ops[ai], sp);
+    const char *x = NULL;
+    ty_t vt = t;
+    int sz = t.sz;
+    if (!strcmp(op, "cas")) {
+        NEED(ai + 3);
+        ty_t u = TY('u', sz);
+        x = S(E, "__atom_cas(%s, %s, %s, %s)", ut(u), p, A(ai + 1, u), A(ai + 2, u));
+        vt = u;
+    } else if (!strcmp(op, "exch")) {
+        ty_t u = TY('u', sz);
+        x = S(E, "__atomic_exchange_n((%s *)(%s), %s, P_SC)", ut(u), p, tobits(E, t, A(ai + 1, t)));
+        vt = u;
+    } else if (!strcmp(op, "and") || !strcmp(op, "or") || !strcmp(op, "xor") ||
+               (!strcmp(op, "add") && is_int(t))) {
+        ty_t u = TY('u', sz);
+        x = S(E, "__atomic_fetch_%s((%s *)(%s), %s, P_SC)", op, ut(u), p, A(ai + 1, u));
+        vt = u;
+    } else if (!strcmp(op, "add")) {
+        if (t.c == 'f') x = S(E, "__atom_add_f%d%s(%s, %s)", sz * 8, sz == 4 && (has(in, "noftz") || sp == SP_SHARED) ? "_noftz" : "", p, A(ai + 1, t));
+        else if (t.c == 'H') x = S(E, "__atom_add_f16x2(%s, %s)", p, A(ai + 1, TY('u', 4)));
+        else if (t.c == 'G') x = S(E, "__atom_add_bf16x2(%s, %s)", p, A(ai + 1, TY('u', 4)));
+        else if (t.c == 'h') x = S(E, "__atom_add_f16(%s, %s)", p, A(ai + 1, TY('u', 2)));
+        else if (t.c == 'g') x = S(E, "__atom_add_bf16(%s, %s)", p, A(ai + 1, TY('u', 2)));
+        if (t.c != 'f') vt = TY('u', sz);
+    } else if (!strcmp(op, "min") || !strcmp(op, "max")) {
+        if (is_int(t) && (sz == 4 || sz == 8)) x = S(E, "__atom_%s_%c%d(%s, %s)", op, t.c, sz * 8, p, A(ai + 1, t));
+        else if (t.c == 'f' && sz == 4) x = S(E, "__atom_%s_f32(%s, %s)", op, p, A(ai + 1, t));
+        else if (t.c == 'H') { x = S(E, "__atom_%s_f16x2(%s, %s)", op, p, A(ai + 1, TY('u', 4))); vt = TY('u', 4); }
+    } else if ((!strcmp(op, "inc") || !strcmp(op, "dec")) && sz == 4) {
+        x = S(E, "__atom_%s_u32(%s, %s)", op, p, A(ai + 1, TY('u', 4)));
+        vt = TY('u', 4);
+    }
+    if (!x) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+    if (red) OUT("(void)%s;", x);
+    else wr(E, in, &in->ops[0], vt, x);
+}
+
+static void emit_call(emit_t *E, const ptx_insn_t *in)
+{
+    const ptx_opnd_t *rets = NULL, *args = NULL, *callee = NULL;
+    for (int i = 0; i < in->nops; i++) {
+        const ptx_opnd_t *o = &in->ops[i];
+        if (o->kind == OP_LIST && !callee) rets = o;
+        else if ((o->kind == OP_SYM || o->kind == OP_REG) && !callee) callee = o;
+        else if (o->kind == OP_LIST && callee && !args) args = o;
+    }
+    if (!callee) { fail(E, NPU_EPTX, in, "call without a target"); return; }
+    sym_t cs = lookup(E, callee->name);
+    if (cs.kind == SY_REG) { fail(E, NPU_EPTXUNSUP, in, "indirect call through %s", callee->name); return; }
+    ptx_func_t *g = ptx_find_func(E->p, callee->name);
+    if (!g) { fail(E, NPU_EPTX, in, "call of undefined function %s", callee->name); return; }
+    int na = args ? args->nelem : 0, nr = rets ? rets->nelem : 0;
+    const char *after = E->in_entry ? "goto __ret;" : "return 1;";
+    /* value of argument i with type t */
+#define ARGV(i, t) (args->elem[i].kind == OP_SYM && lookup(E, args->elem[i].name).kind == SY_PARR \
+        ? load_expr(E, lookup(E, args->elem[i].name).cname, (t), 0) : rd(E, in, &args->elem[i], (t)))
+    if (g->is_decl) {
+        const char *n = g->name;
+        const char *rv = NULL;
+        ty_t rt = TY('u', 4);
+        if (!strcmp(n, "vprintf") && na == 2) rv = S(E, "rt->vprintf(t, (const char *)(uintptr_t)%s, (const void *)(uintptr_t)%s)", ARGV(0, TY('u', 8)), ARGV(1, TY('u', 8)));
+        else if (!strcmp(n, "malloc") && na == 1) { rv = S(E, "(uint64_t)(uintptr_t)rt->malloc(t, %s)", ARGV(0, TY('u', 8))); rt = TY('u', 8); }
+        else if (!strcmp(n, "free") && na == 1) { OUT("rt->free(t, (void *)(uintptr_t)%s);", ARGV(0, TY('u', 8))); return; }
+        else if (!strcmp(n, "__assertfail") && na >= 4) {
+            OUT("rt->assertfail(t, (const char *)(uintptr_t)%s, (const char *)(uintptr_t)%s, %s, (const char *)(uintptr_t)%s); %s",
+                ARGV(0, TY('u', 8)), ARGV(1, TY('u', 8)), ARGV(2, TY('u', 4)), ARGV(3, TY('u', 8)), after);
+            return;
+        } else { fail(E, NPU_EPTX, in, "call of .extern function %s that no linked module defines", n); return; }
+        if (nr >= 1) {
+            const ptx_opnd_t *r0 = &rets->elem[0];
+            sym_t rs = r0->kind == OP_SYM ? lookup(E, r0->name) : (sym_t){0};
+            if (rs.kind == SY_PARR) store(E, rs.cname, rt, rv, 0);
+            else wr(E, in, r0, rt, rv);
+        } else {
+            OUT("(void)%s;", rv);
+        }
+        return;
+    }
+    if (na != g->nparams || nr != g->nrets) {
+        fail(E, NPU_EPTX, in, "call of %s with %d arguments and %d results, declared %d and %d", g->name, na, nr, g->nparams, g->nrets);
+        return;
+    }
+    int k = E->tmp++;
+    OUT("{ ");
+    const char **ap = calloc((size_t)(na + nr + 1), sizeof *ap);
+    if (!ap) { E->st = NPU_EHOSTMEM; return; }
+    for (int i = 0; i < nr + na; i++) {
+        const ptx_opnd_t *o = i < nr ? &rets->elem[i] : &args->elem[i - nr];
+        const ptx_var_t *pv = i < nr ? &g->rets[i] : &g->params[i - nr];
+        sym_t s = o->kind == OP_SYM ? lookup(E, o->name) : (sym_t){0};
+        if (s.kind == SY_PARR) { ap[i] = s.cname; continue; }
+        long long bytes = (long long)pv->tsize * (pv->count > 0 ? pv->count : 1);
+        OUT("uint8_t __a%d_%d[%lld] __attribute__((aligned(16))); ", k, i, bytes < 1 ? 1 : bytes);
+        ap[i] = S(E, "__a%d_%d", k, i);
+        if (i >= nr) {
+            ty_t pt = ty_of(pv->type);
+            if (pt.c == 'p') pt = TY('u', 1);
+            if (pv->is_array || pv->vec > 1 || !pt.c) { free(ap); fail(E, NPU_EPTXUNSUP, in, "register argument for aggregate parameter"); return; }
+            store(E, ap[i], pt, rd(E, in, o, pt), 0);
+        }
+    }
+    OUT("if (%s(t", mangle(E, "fn_", g->name));
+    for (int i = 0; i < nr + na; i++) OUT(", %s", ap[i]);
+    OUT(")) %s ", after);
+    for (int i = 0; i < nr; i++) {
+        const ptx_opnd_t *o = &rets->elem[i];
+        if (o->kind == OP_SYM && lookup(E, o->name).kind == SY_PARR) continue;
+        ty_t pt = ty_of(g->rets[i].type);
+        if (pt.c == 'p') pt = TY('u', 1);
+        wr(E, in, o, pt, load_expr(E, ap[i], pt, 0));
+    }
+    OUT("}");
+    free(ap);
+#undef ARGV
+}
+
+static int is_sync_op(const char *op)
+{
+    return !strcmp(op, "bar") || !strcmp(op, "barrier") || !strcmp(op, "shfl") || !strcmp(op, "vote") ||
+           !strcmp(op, "match") || !strcmp(op, "redux") || !strcmp(op, "activemask") || !strcmp(op, "elect");
+}
+
+static void emit_collective(emit_t *E, const ptx_insn_t *in)
+{
+    const char *op = in->mods[0];
+    ty_t u32 = TY('u', 4), pr = TY('p', 1);
+    if (!strcmp(op, "bar") || !strcmp(op, "barrier")) {
+        if (has(in, "warp")) { NEED(1); OUT("rt->warp_sync(t, %s);", A(0, u32)); return; }
+        if (has(in, "cluster")) {
+            /* clusters hold one CTA here: arrive/wait are a block barrier pair */
+            if (has(in, "wait")) OUT("rt->bar_sync(t, 15u, 0u);");
+            return;
+        }
+        if (has(in, "red")) {
+            NEED(3);
+            int mode = has(in, "popc") ? 0 : has(in, "and") ? 1 : 2;
+            int hasb = in->nops >= 4;
+            const char *c = A(hasb ? 3 : 2, pr);
+            const char *x = S(E, "rt->bar_red(t, %s, %s, %d, (uint32_t)%s)", A(1, u32), hasb ? A(2, u32) : "0u", mode, c);
+            if (mode == 0) wr(E, in, &in->ops[0], u32, x);
+            else wr(E, in, &in->ops[0], pr, S(E, "(%s != 0)", x));
+            return;
+        }
+        NEED(1);
+        const char *cnt = in->nops >= 2 ? A(1, u32) : "0u";
+        if (has(in, "arrive")) OUT("rt->bar_arrive(t, %s, %s);", A(0, u32), cnt);
+        else OUT("rt->bar_sync(t, %s, %s);", A(0, u32), cnt);
+        return;
+    }
+    if (!strcmp(op, "shfl")) {
+        NEED(5);
+        int mode = has(in, "up") ? 0 : has(in, "down") ? 1 : has(in, "bfly") ? 2 : has(in, "idx") ? 3 : -1;
+        if (mode < 0 || !has(in, "sync")) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+        const ptx_opnd_t *d = &in->ops[0];
+        int k = E->tmp++;
+        OUT("{ uint32_t __pp%d; uint32_t __sv%d = rt->shfl(t, %d, %s, %s, %s, %s, &__pp%d); ", k, k, mode,
+            A(1, u32), A(2, u32), A(3, u32), A(4, u32), k);
+        if (d->kind == OP_REG && d->name2) {
+            wr_name(E, in, d->name, u32, S(E, "__sv%d", k));
+            wr_name(E, in, d->name2, pr, S(E, "(__pp%d != 0)", k));
+        } else wr(E, in, d, u32, S(E, "__sv%d", k));
+        OUT("}");
+        return;
+    }
+    if (!strcmp(op, "vote")) {
+        NEED(3);
+        int mode = has(in, "all") ? 0 : has(in, "any") ? 1 : has(in, "uni") ? 2 : has(in, "ballot") ? 3 : -1;
+        if (mode < 0) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+        const char *x = S(E, "rt->vote(t, %d, (uint32_t)%s, %s)", mode, A(1, pr), A(2, u32));
+        if (mode == 3) wr(E, in, &in->ops[0], u32, x);
+        else wr(E, in, &in->ops[0], pr, S(E, "(%s != 0)", x));
+        return;
+    }
+    if (!strcmp(op, "match")) {
+        NEED(3);
+        ty_t t = ity(in, 0);
+        const char *v = t.sz == 8 ? A(1, TY('u', 8)) : S(E, "(uint64_t)%s", A(1, u32));
+        const ptx_opnd_t *d = &in->ops[0];
+        if (has(in, "any")) { wr(E, in, d, u32, S(E, "rt->match_any(t, %s, %s)", v, A(2, u32))); return; }
+        if (has(in, "all")) {
+            int k = E->tmp++;
+            OUT("{ uint32_t __mp%d; uint32_t __mv%d = rt->match_all(t, %s, %s, &__mp%d); ", k, k, v, A(2, u32), k);
+            if (d->kind == OP_REG && d->name2) {
+                wr_name(E, in, d->name, u32, S(E, "__mv%d", k));
+                wr_name(E, in, d->name2, pr, S(E, "(__mp%d != 0)", k));
+            } else wr(E, in, d, u32, S(E, "__mv%d", k));
+            OUT("}");
+            return;
+        }
+        fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode);
+        return;
+    }
+    if (!strcmp(op, "redux")) {
+        NEED(3);
+        ty_t t = ity(in, 0);
+        int mode = -1;
+        if (has(in, "add")) mode = 0;
+        else if (has(in, "min")) mode = t.c == 's' ? 1 : 3;
+        else if (has(in, "max")) mode = t.c == 's' ? 2 : 4;
+        else if (has(in, "and")) mode = 5;
+        else if (has(in, "or")) mode = 6;
+        else if (has(in, "xor")) mode = 7;
+        if (mode < 0 || t.c == 'f') { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+        wr(E, in, &in->ops[0], u32, S(E, "rt->redux(t, %d, %s, %s)", mode, A(1, u32), A(2, u32)));
+        return;
+    }
+    if (!strcmp(op, "activemask")) { NEED(1); wr(E, in, &in->ops[0], u32, "rt->activemask(t)"); return; }
+    if (!strcmp(op, "elect")) {
+        NEED(2);
+        const ptx_opnd_t *d = &in->ops[0];
+        int k = E->tmp++;
+        OUT("{ uint32_t __em%d = rt->vote(t, 3, 1u, %s); uint32_t __el%d = __em%d ? (uint32_t)__builtin_ctz(__em%d) : 0u; ",
+            k, A(1, u32), k, k, k);
+        const char *lane = E->in_entry && !E->thread_mode ? "(__lin & 31u)" : "t->lane";
+        if (d->kind == OP_REG && d->name2) {
+            if (d->name) wr_name(E, in, d->name, u32, S(E, "__el%d", k));
+            wr_name(E, in, d->name2, pr, S(E, "(__el%d == %s)", k, lane));
+        } else wr(E, in, d, u32, S(E, "__el%d", k));
+        OUT("}");
+        return;
+    }
+    fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode);
+}
+
+static void emit_insn(emit_t *E, const ptx_insn_t *in)
+{
+    const char *op = in->mods[0];
+    ty_t u32 = TY('u', 4);
+    if (!strcmp(op, "add") || !strcmp(op, "sub") || !strcmp(op, "addc") || !strcmp(op, "subc")) {
+        emit_arith(E, in, op);
+    } else if (!strcmp(op, "mul") || !strcmp(op, "mul24")) emit_mul(E, in, 0);
+    else if (!strcmp(op, "mad") || !strcmp(op, "madc") || !strcmp(op, "fma") || !strcmp(op, "mad24")) {
+        if (!strcmp(op, "fma") && !ity(in, 0).c) { fail(E, NPU_EPTX, in, "fma without a type"); return; }
+        emit_mul(E, in, 1);
+    } else if (!strcmp(op, "div")) emit_divrem(E, in, 0);
+    else if (!strcmp(op, "rem")) emit_divrem(E, in, 1);
+    else if (!strcmp(op, "min")) emit_minmax(E, in, 0);
+    else if (!strcmp(op, "max")) emit_minmax(E, in, 1);
+    else if (!strcmp(op, "abs") || !strcmp(op, "neg") || !strcmp(op, "sqrt") || !strcmp(op, "rsqrt") ||
+             !strcmp(op, "rcp") || !strcmp(op, "sin") || !strcmp(op, "cos") || !strcmp(op, "ex2") ||
+             !strcmp(op, "lg2") || !strcmp(op, "tanh")) emit_unary(E, in, op);
+    else if (!strcmp(op, "and") || !strcmp(op, "or") || !strcmp(op, "xor") || !strcmp(op, "not") || !strcmp(op, "cnot"))
+        emit_logic(E, in, op);
+    else if (!strcmp(op, "shl")) emit_shift(E, in, 1);
+    else if (!strcmp(op, "shr")) emit_shift(E, in, 0);
+    else if (!strcmp(op, "shf")) {
+        NEED(4);
+        wr(E, in, &in->ops[0], u32, S(E, "__shf(%s, %s, %s, %d, %d)", A(1, u32), A(2, u32), A(3, u32), has(in, "l"), has(in, "wrap")));
+    } else if (!strcmp(op, "bfe")) {
+        NEED(4);
+        ty_t t = ity(in, 0);
+        if (!is_int(t) || t.sz < 4) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+        wr(E, in, &in->ops[0], TY('u', t.sz), S(E, "(%s)__bfe((uint64_t)%s, %s, %s, %d, %d)", ut(t), A(1, TY('u', t.sz)),
+                                                A(2, u32), A(3, u32), t.sz * 8, t.c == 's'));
+    } else if (!strcmp(op, "bfi")) {
+        NEED(5);
+        ty_t t = ity(in, 0);
+        if (!is_int(t) || t.sz < 4) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+        ty_t u = TY('u', t.sz);
+        wr(E, in, &in->ops[0], u, S(E, "(%s)__bfi((uint64_t)%s, (uint64_t)%s, %s, %s, %d)", ut(u), A(1, u), A(2, u), A(3, u32), A(4, u32), t.sz * 8));
+    } else if (!strcmp(op, "prmt")) {
+        NEED(4);
+        int mode = has(in, "f4e") ? 1 : has(in, "b4e") ? 2 : has(in, "rc8") ? 3 : has(in, "ecl") ? 4 :
+                   has(in, "ecr") ? 5 : has(in, "rc16") ? 6 : 0;
+        wr(E, in, &in->ops[0], u32, S(E, "__prmt(%s, %s, %s, %d)", A(1, u32), A(2, u32), A(3, u32), mode));
+    } else if (!strcmp(op, "popc") || !strcmp(op, "clz") || !strcmp(op, "brev") || !strcmp(op, "bfind")) {
+        NEED(2);
+        ty_t t = ity(in, 0);
+        if (!is_int(t) || t.sz < 4) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+        ty_t u = TY('u', t.sz);
+        const char *a = A(1, u);
+        int w = t.sz * 8;
+        if (op[0] == 'p') wr(E, in, &in->ops[0], u32, S(E, "(uint32_t)__builtin_popcountll((uint64_t)%s)", a));
+        else if (op[0] == 'c') wr(E, in, &in->ops[0], u32, S(E, "(%s == 0 ? %du : (uint32_t)__builtin_clzll((uint64_t)%s) - %du)", a, w, a, 64 - w));
+        else if (op[1] == 'r') wr(E, in, &in->ops[0], u, S(E, "__brev%d(%s)", w, a));
+        else wr(E, in, &in->ops[0], u32, S(E, "__bfind((uint64_t)%s, %d, %d, %d)", a, w, t.c == 's', has(in, "shiftamt")));
+    } else if (!strcmp(op, "dp4a") || !strcmp(op, "dp2a")) {
+        NEED(4);
+        ty_t ta = ity(in, 0), tb = ity(in, 1);
+        const char *x = op[2] == '4'
+            ? S(E, "__dp4a(%s, %s, (int32_t)%s, %d, %d)", A(1, u32), A(2, u32), A(3, u32), ta.c == 's', tb.c == 's')
+            : S(E, "__dp2a(%s, %s, (int32_t)%s, %d, %d, %d)", A(1, u32), A(2, u32), A(3, u32), ta.c == 's', tb.c == 's', has(in, "hi"));
+        wr(E, in, &in->ops[0], u32, S(E, "(uint32_t)%s", x));
+    } else if (!strcmp(op, "sad")) {
+        NEED(4);
+        ty_t t = ity(in, 0);
+        ty_t u = TY('u', t.sz);
+        wr(E, in, &in->ops[0], u, S(E, "(%s)(%s + (%s > %s ? (%s)(%s - %s) : (%s)(%s - %s)))", ut(u), A(3, u), A(1, t), A(2, t),
+                                    ut(u), A(1, u), A(2, u), ut(u), A(2, u), A(1, u)));
+    } else if (!strcmp(op, "testp")) {
+        NEED(2);
+        ty_t t = ity(in, 0);
+        static const char *k[] = {"finite", "infinite", "number", "notanumber", "normal", "subnormal"};
+        int kind = -1;
+        for (int i = 0; i < 6; i++) if (has(in, k[i])) kind = i;
+        if (kind < 0 || t.c != 'f') { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+        wr(E, in, &in->ops[0], TY('p', 1), S(E, "__testp%d(%s, %d)", t.sz * 8, A(1, t), kind));
+    } else if (!strcmp(op, "copysign")) {
+        NEED(3);
+        ty_t t = ity(in, 0);
+        if (t.c != 'f') { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+        wr(E, in, &in->ops[0], t, S(E, "copysign%s(%s, %s)", t.sz == 4 ? "f" : "", A(2, t), A(1, t)));
+    } else if (!strcmp(op, "setp")) emit_setp(E, in);
+    else if (!strcmp(op, "set")) emit_set(E, in);
+    else if (!strcmp(op, "selp")) {
+        NEED(4);
+        ty_t t = ity(in, 0);
+        wr(E, in, &in->ops[0], t, S(E, "(%s ? %s : %s)", A(3, TY('p', 1)), A(1, t), A(2, t)));
+    } else if (!strcmp(op, "slct")) {
+        NEED(4);
+        ty_t t = ity(in, 0), c = ity(in, 1);
+        const char *cv = c.c == 'f' ? fin(E, in, 3, c) : A(3, c);
+        wr(E, in, &in->ops[0], t, S(E, "(%s >= 0 ? %s : %s)", cv, A(1, t), A(2, t)));
+    } else if (!strcmp(op, "cvt")) emit_cvt(E, in);
+    else if (!strcmp(op, "mov")) emit_mov(E, in);
+    else if (!strcmp(op, "ld") || !strcmp(op, "ldu")) emit_ld(E, in, 0);
+    else if (!strcmp(op, "st")) emit_ld(E, in, 1);
+    else if (!strcmp(op, "cvta")) {
+        NEED(2);
+        ty_t t = ity(in, 0);
+        if (!t.c) t = TY('u', 8);
+        int to = has(in, "to"), sp = space_mod(in);
+        const char *a = A(1, TY('u', 8));
+        const char *x = a;
+        if (sp == SP_SHARED) x = to ? S(E, "(%s - (uint64_t)(uintptr_t)b->shared)", a) : S(E, "(%s + (uint64_t)(uintptr_t)b->shared)", a);
+        else if (sp == SP_LOCAL) x = to ? S(E, "(%s - (uint64_t)(uintptr_t)__lf)", a) : S(E, "(%s + (uint64_t)(uintptr_t)__lf)", a);
+        wr(E, in, &in->ops[0], TY('u', t.sz), S(E, "(%s)%s", ut_name(t.sz), x));
+    } else if (!strcmp(op, "isspacep")) {
+        NEED(2);
+        int sp = space_mod(in);
+        const char *a = A(1, TY('u', 8));
+        const char *insh = S(E, "(%s - (uint64_t)(uintptr_t)b->shared < (uint64_t)b->shared_size)", a);
+        const char *inl = S(E, "(%s - (uint64_t)(uintptr_t)__lf < (uint64_t)sizeof(__lf))", a);
+        const char *x = sp == SP_SHARED ? insh : sp == SP_LOCAL ? inl :
+                        sp == SP_GLOBAL ? S(E, "(!%s && !%s)", insh, inl) : sp == SP_PARAM ? "0" : "1";
+        if (sp == SP_CONST) x = S(E, "(!%s && !%s)", insh, inl);
+        wr(E, in, &in->ops[0], TY('p', 1), x);
+    } else if (!strcmp(op, "atom")) emit_atom(E, in, 0);
+    else if (!strcmp(op, "red")) emit_atom(E, in, 1);
+    else if (!strcmp(op, "membar") || !strcmp(op, "fence")) {
+        if (has_prefix(in, "proxy") || has_prefix(in, "mbarrier_init")) OUT("/* %s */", in->opcode);
+        else OUT("__atomic_thread_fence(__ATOMIC_SEQ_CST);");
+    } else if (is_sync_op(op)) emit_collective(E, in);
+    else if (!strcmp(op, "bra") || !strcmp(op, "brx")) {
+        if (op[2] == 'x') { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+        NEED(1);
+        OUT("goto %s;", mangle(E, "L_", in->ops[0].name ? in->ops[0].name : "?"));
+    } else if (!strcmp(op, "call")) emit_call(E, in);
+    else if (!strcmp(op, "ret")) OUT("goto __ret;");
+    else if (!strcmp(op, "exit")) {
+        if (E->in_entry) OUT("goto __ret;");
+        else OUT("return 1;");
+    } else if (!strcmp(op, "trap")) OUT("rt->trap(t);");
+    else if (!strcmp(op, "brkpt") || !strcmp(op, "prefetch") || !strcmp(op, "prefetchu") ||
+             !strcmp(op, "nanosleep") || !strcmp(op, "pmevent") || !strcmp(op, "applypriority") ||
+             !strcmp(op, "discard") || !strcmp(op, "griddepcontrol")) OUT("/* %s */", in->opcode);
+    else if (!strcmp(op, "createpolicy")) { NEED(1); wr(E, in, &in->ops[0], TY('u', 8), "0ull"); }
+    else if (!strcmp(op, "cp") && has(in, "async")) {
+        if (has(in, "commit_group") || has(in, "wait_group") || has(in, "wait_all")) { OUT("/* %s */", in->opcode); return; }
+        if (has_prefix(in, "bulk") || has_prefix(in, "mbarrier")) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+        NEED(3);
+        const char *dst = addr(E, in, &in->ops[0], SP_SHARED), *src = addr(E, in, &in->ops[1], SP_GLOBAL);
+        const char *cp = A(2, u32);
+        const char *ss = in->nops >= 4 && in->ops[3].kind != OP_SYM ? A(3, u32) : cp;
+        int k = E->tmp++;
+        OUT("{ uint32_t __cs%d = %s, __ss%d = %s; if (__ss%d > __cs%d) __ss%d = __cs%d; memcpy(%s, %s, __ss%d); memset(%s + __ss%d, 0, __cs%d - __ss%d); }",
+            k, cp, k, ss, k, k, k, k, dst, src, k, dst, k, k, k);
+    } else if (!strcmp(op, "tex") || !strcmp(op, "tld4") || !strcmp(op, "suld") || !strcmp(op, "sust") ||
+               !strcmp(op, "txq") || !strcmp(op, "suq") || !strcmp(op, "sured")) {
+        fail(E, NPU_EPTXUNSUP, in, "texture/surface instruction %s", in->opcode);
+    } else {
+        fail(E, NPU_EPTXUNSUP, in, "instruction %s", in->opcode);
+    }
+}
+
+/* ------------------------------------------------------------ check ---- */
+static int label_exists(const ptx_func_t *f, const char *n)
+{
+    for (int i = 0; i < f->ninsns; i++)
+        if (f->insns[i].is_label && !strcmp(f->insns[i].label, n)) return 1;
+    return 0;
+}
+
+static void check_opnd(emit_t *E, const ptx_insn_t *in, const ptx_opnd_t *o, int is_call)
+{
+    switch (o->kind) {
+    case OP_VEC: case OP_LIST:
+        for (int i = 0; i < o->nelem; i++) check_opnd(E, in, &o->elem[i], is_call);
+        return;
+    case OP_REG: case OP_SYM: case OP_ADDR: {
+        const char *names[2] = {o->name, o->name2};
+        for (int k = 0; k < 2; k++) {
+            if (!names[k] || !strcmp(names[k], "_")) continue;
+            sym_t s = lookup(E, names[k]);
+            if (s.kind == SY_NONE) {
+                if (names[k][0] == '%') fail(E, NPU_EPTX, in, "undefined register %s", names[k]);
+                else fail(E, NPU_EPTX, in, "undefined symbol %s", names[k]);
+            }
+        }
+        return;
+    }
+    default: return;
+    }
+}
+
+static void check_func(emit_t *E, ptx_func_t *f)
+{
+    E->f = f;
+    for (int i = 0; i < f->ninsns && E->st == NPU_OK; i++) {
+        const ptx_insn_t *in = &f->insns[i];
+        if (in->is_label) continue;
+        if (in->pred) {
+            sym_t s = lookup(E, in->pred);
+            if (s.kind != SY_REG) fail(E, NPU_EPTX, in, "undefined guard predicate %s", in->pred);
+        }
+        const char *op = in->mods[0];
+        if (!strcmp(op, "bra") || !strcmp(op, "brx")) {
+            if (in->nops < 1 || !in->ops[0].name) { fail(E, NPU_EPTX, in, "branch without a target"); continue; }
+            if (op[2] == 'b' && !label_exists(f, in->ops[0].name)) fail(E, NPU_EPTX, in, "undefined label %s", in->ops[0].name);
+            continue;
+        }
+        if (!strcmp(op, "call")) {
+            for (int k = 0; k < in->nops; k++) {
+                const ptx_opnd_t *o = &in->ops[k];
+                if (o->kind == OP_SYM && ptx_find_func(E->p, o->name)) continue;
+                if (o->kind == OP_SYM && !lookup(E, o->name).kind) { fail(E, NPU_EPTX, in, "call of undefined function %s", o->name); break; }
+                check_opnd(E, in, o, 1);
+            }
+            continue;
+        }
+        for (int k = 0; k < in->nops; k++) check_opnd(E, in, &in->ops[k], 0);
+    }
+}
+
+/* ------------------------------------------------------------ lower ---- */
+static int add_func(emit_t *E, ptx_func_t *g)
+{
+    for (int i = 0; i < E->nfuncs; i++)
+        if (E->funcs[i] == g) return 0;
+    if (E->nfuncs == E->capfuncs) {
+        int nc = E->capfuncs ? E->capfuncs * 2 : 8;
+        ptx_func_t **a = realloc(E->funcs, (size_t)nc * sizeof *a);
+        if (!a) { E->st = NPU_EHOSTMEM; return -1; }
+        E->funcs = a;
+        E->capfuncs = nc;
+    }
+    E->funcs[E->nfuncs++] = g;
+    return 1;
+}
+
+/* closure of called functions; returns uses_sync */
+static int lower_closure(emit_t *E)
+{
+    int sync = 0;
+    if (add_func(E, E->entry) < 0) return 0;
+    for (int fi = 0; fi < E->nfuncs && E->st == NPU_OK; fi++) {
+        ptx_func_t *f = E->funcs[fi];
+        E->f = f;
+        npu_status_t st = ptx_parse_func(E->p, f);
+        if (st != NPU_OK) { E->st = st; if (st == NPU_EPTX) NPU_ERR("ptx: kernel %s: function %s does not parse", E->entry->name, f->name); return 0; }
+        for (int i = 0; i < f->ninsns; i++) {
+            const ptx_insn_t *in = &f->insns[i];
+            if (in->is_label) continue;
+            if (is_sync_op(in->mods[0])) sync = 1;
+            if (!strcmp(in->mods[0], "call")) {
+                for (int k = 0; k < in->nops; k++) {
+                    if (in->ops[k].kind != OP_SYM) continue;
+                    ptx_func_t *g = ptx_find_func(E->p, in->ops[k].name);
+                    if (!g) continue;
+                    if (g->is_entry) { fail(E, NPU_EPTX, in, "call of kernel %s", g->name); return 0; }
+                    if (g->is_decl) {
+                        const char *n = g->name;
+                        if (strcmp(n, "vprintf") && strcmp(n, "malloc") && strcmp(n, "free") && strcmp(n, "__assertfail")) {
+                            fail(E, NPU_EPTX, in, "call of .extern function %s that no linked module defines", n);
+                            return 0;
+                        }
+                    } else if (add_func(E, g) < 0) return 0;
+                    break;
+                }
+            }
+        }
+    }
+    return sync;
+}
+
+void ptx_param_layout(const ptx_func_t *f, npu_kparam_t *out, uint32_t *total)
+{
+    uint32_t off = 0;
+    for (int i = 0; i < f->nparams; i++) {
+        const ptx_var_t *v = &f->params[i];
+        uint32_t al = (uint32_t)(v->align > 0 ? v->align : 1);
+        uint32_t sz = (uint32_t)(v->tsize * (v->count > 0 ? v->count : 1));
+        off = (off + al - 1) / al * al;
+        out[i].offset = off;
+        out[i].size = sz;
+        out[i].align = al;
+        ty_t t = ty_of(v->type);
+        out[i].type = v->is_array ? 'b' : t.c == 'f' ? 'f' : t.c == 's' ? 's' : (v->type[0] == 'b' ? 'b' : 'u');
+        out[i].is_ptr = (uint8_t)v->is_ptr;
+        off += sz;
+    }
+    *total = (off + 7) / 8 * 8;
+}
+
+/* local frame layout of the current function */
+static void lower_locals(emit_t *E, ptx_func_t *f)
+{
+    free(E->loff);
+    E->loff = calloc((size_t)(f->nlocals + 1), sizeof(uint32_t));
+    if (!E->loff) { E->st = NPU_EHOSTMEM; return; }
+    uint32_t off = 0;
+    for (int i = 0; i < f->nlocals; i++) {
+        ptx_var_t *v = &f->locals[i];
+        if (v->space != SP_LOCAL) continue;
+        uint32_t al = (uint32_t)(v->align > 0 ? v->align : 1);
+        off = (off + al - 1) / al * al;
+        E->loff[i] = off;
+        off += (uint32_t)(v->tsize * (v->count > 0 ? v->count : 1));
+    }
+    E->lsize = off;
+}
+
+/* ------------------------------------------------------------ emit functions ---- */
+static void emit_decls(emit_t *E, ptx_func_t *f)
+{
+    /* registers (hoisted, deduplicated: nested { } scopes of call sequences redeclare) */
+    for (int i = 0; i < f->nlocals; i++) {
+        ptx_var_t *v = &f->locals[i];
+        int dup = 0;
+        for (int j = 0; j < i && !dup; j++)
+            dup = f->locals[j].space == v->space && !strcmp(f->locals[j].name, v->name) && f->locals[j].nregs == v->nregs;
+        if (dup) continue;
+        if (v->space == SP_REG) {
+            ty_t t = reg_ty(v);
+            if (v->vec > 1) { fail(E, NPU_EPTXUNSUP, NULL, "vector register %s", v->name); return; }
+            if (!v->nregs) { OUT("%s %s = 0;\n", ct(t), mangle(E, "r_", v->name)); continue; }
+            OUT("%s", ct(t));
+            for (int r = 0; r < v->nregs; r++) {
+                char nm[160];
+                snprintf(nm, sizeof nm, "%s%d", v->name, r);
+                OUT("%s %s = 0", r ? "," : "", mangle(E, "r_", nm));
+                if (r % 8 == 7 && r + 1 < v->nregs) OUT("\n");
+            }
+            OUT(";\n");
+        } else if (v->space == SP_PARAM) {
+            long long bytes = (long long)v->tsize * (v->count > 0 ? v->count : 1);
+            int maxb = (int)bytes;
+            for (int j = i + 1; j < f->nlocals; j++)
+                if (f->locals[j].space == SP_PARAM && !strcmp(f->locals[j].name, v->name)) {
+                    long long b2 = (long long)f->locals[j].tsize * (f->locals[j].count > 0 ? f->locals[j].count : 1);
+                    if (b2 > maxb) maxb = (int)b2;
+                }
+            OUT("uint8_t %s[%d] __attribute__((aligned(16)));\n", mangle(E, "pa_", v->name), maxb < 1 ? 1 : maxb);
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        ptx_var_t *arr = k ? f->rets : f->params;
+        int n = k ? f->nrets : f->nparams;
+        if (f->is_entry) break;
+        for (int i = 0; i < n; i++)
+            if (arr[i].space == SP_REG) {
+                ty_t t = reg_ty(&arr[i]);
+                OUT("%s %s = 0;", ct(t), mangle(E, "r_", arr[i].name));
+                if (!k) OUT(" memcpy(&%s, %s, %d);", mangle(E, "r_", arr[i].name), mangle(E, "pa_", arr[i].name), t.sz);
+                OUT("\n");
+            }
+    }
+    OUT("uint8_t __lf[%u] __attribute__((aligned(16))); (void)__lf;\nuint32_t __cc = 0; (void)__cc;\n", E->lsize ? E->lsize : 1);
+}
+
+static void emit_body(emit_t *E, ptx_func_t *f)
+{
+    for (int i = 0; i < f->ninsns && E->st == NPU_OK; i++) {
+        const ptx_insn_t *in = &f->insns[i];
+        if (in->is_label) { OUT("%s: ;\n", mangle(E, "L_", in->label)); continue; }
+        OUT("  ");
+        if (in->pred) {
+            sym_t s = lookup(E, in->pred);
+            OUT("if (%s%s) { ", in->pred_neg ? "!" : "", s.kind == SY_REG ? conv(E, s.cname, s.ty, TY('p', 1)) : "0");
+        }
+        emit_insn(E, in);
+        if (in->pred) OUT(" }");
+        OUT("\n");
+        if (E->nstrs > 4096) {   /* keep the temporaries bounded on huge kernels */
+            for (int k = 0; k < E->nstrs; k++) free(E->strs[k]);
+            E->nstrs = 0;
+        }
+    }
+}
+
+static void emit_func_proto(emit_t *E, ptx_func_t *g, int def)
+{
+    OUT("static int %s(npu_tctx_t *t", mangle(E, "fn_", g->name));
+    for (int i = 0; i < g->nrets; i++) OUT(", uint8_t *%s", mangle(E, "pa_", g->rets[i].name));
+    for (int i = 0; i < g->nparams; i++) OUT(", uint8_t *%s", mangle(E, "pa_", g->params[i].name));
+    OUT(")%s", def ? "\n{\n" : ";\n");
+}
+
+static void emit_func(emit_t *E, ptx_func_t *g)
+{
+    E->f = g;
+    E->in_entry = 0;
+    lower_locals(E, g);
+    emit_func_proto(E, g, 1);
+    OUT("npu_bctx_t *b = t->b; const npu_krt_t *rt = b->rt; (void)b; (void)rt;\n");
+    emit_decls(E, g);
+    emit_body(E, g);
+    OUT("__ret: ;\n");
+    for (int i = 0; i < g->nrets; i++)
+        if (g->rets[i].space == SP_REG)
+            OUT("memcpy(%s, &%s, %d);\n", mangle(E, "pa_", g->rets[i].name), mangle(E, "r_", g->rets[i].name), reg_ty(&g->rets[i]).sz);
+    OUT("return 0;\n}\n\n");
+}
+
+static void emit_entry(emit_t *E)
+{
+    ptx_func_t *f = E->entry;
+    E->f = f;
+    E->in_entry = 1;
+    lower_locals(E, f);
+    if (E->thread_mode) {
+        OUT("__attribute__((visibility(\"default\"))) void npu_kentry_thread(npu_tctx_t *t, const uint8_t *params)\n{\n");
+        OUT("npu_bctx_t *b = t->b; const npu_krt_t *rt = b->rt; (void)b; (void)rt; (void)params;\n");
+        emit_decls(E, f);
+        emit_body(E, f);
+        OUT("__ret: ;\n}\n");
+    } else {
+        OUT("__attribute__((visibility(\"default\"))) void npu_kentry_block(npu_bctx_t *b, const uint8_t *params)\n{\n");
+        OUT("const npu_krt_t *rt = b->rt; (void)rt; (void)params;\n");
+        OUT("const uint32_t __nx = b->ntid[0], __ny = b->ntid[1], __nz = b->ntid[2];\n");
+        OUT("uint32_t __lin = 0;\n");
+        OUT("for (uint32_t __z = 0; __z < __nz; __z++)\nfor (uint32_t __y = 0; __y < __ny; __y++)\n"
+            "for (uint32_t __x = 0; __x < __nx; __x++, __lin++) {\n");
+        OUT("npu_tctx_t __tc; __tc.b = b; __tc.tid[0] = __x; __tc.tid[1] = __y; __tc.tid[2] = __z; __tc.linear = __lin;"
+            " __tc.lane = __lin & 31u; __tc.warp = __lin >> 5; __tc.exec = 0; npu_tctx_t *t = &__tc; (void)t;\n");
+        emit_decls(E, f);
+        emit_body(E, f);
+        OUT("__ret: ;\n}\n}\n");
+    }
+}
+
+/* ------------------------------------------------------------ driver ---- */
+npu_status_t ptx_translate(ptx_prog_t *p, ptx_func_t *entry, ptx_out_t *out)
+{
+    memset(out, 0, sizeof *out);
+    emit_t E;
+    memset(&E, 0, sizeof E);
+    E.p = p;
+    E.entry = entry;
+    E.f = entry;
+    E.st = NPU_OK;
+    if (!entry->is_entry || entry->is_decl) return NPU_EINVAL;
+    E.kp = calloc((size_t)(entry->nparams + 1), sizeof(npu_kparam_t));
+    if (!E.kp) return NPU_EHOSTMEM;
+    ptx_param_layout(entry, E.kp, &E.kp_size);
+
+    /* lower (closure + mode), then check every function */
+    int sync = lower_closure(&E);
+    for (int i = 0; i < E.nfuncs && E.st == NPU_OK; i++) check_func(&E, E.funcs[i]);
+    if (E.st == NPU_OK && ptx_dump_enabled("check"))
+        fprintf(stderr, "== ptx check: %s: %d function(s) ok\n", entry->name, E.nfuncs);
+    E.thread_mode = sync;
+    /* shared variables referenced get laid out in reference order during emission */
+    sb_t body = {0};
+    if (E.st == NPU_OK) {
+        for (int i = 1; i < E.nfuncs; i++) emit_func_proto(&E, E.funcs[i], 0);
+        sb_add(&E.out, "\n");
+        for (int i = 1; i < E.nfuncs && E.st == NPU_OK; i++) emit_func(&E, E.funcs[i]);
+        if (E.st == NPU_OK) emit_entry(&E);
+        body = E.out;
+        memset(&E.out, 0, sizeof E.out);
+    }
+    if (E.st == NPU_OK && (body.oom)) E.st = NPU_EHOSTMEM;
+    if (E.st == NPU_OK && ptx_dump_enabled("lower")) {
+        fprintf(stderr, "== ptx lower: %s: mode %s, %d function(s), static shared %u bytes, %d module variable(s), params %u bytes\n",
+                entry->name, sync ? "thread" : "block", E.nfuncs, E.shared_size, E.nglobals, E.kp_size);
+        for (int i = 0; i < E.nsh; i++)
+            fprintf(stderr, "  shared %s at %s%u\n", E.shv[i]->name, (E.shv[i]->count < 0 || E.shv[i]->is_extern) ? "dyn+" : "", E.shoff[i]);
+        for (int i = 0; i < E.nglobals; i++) fprintf(stderr, "  npu_globals[%d] = %s\n", i, E.globals[i]->name);
+    }
+    if (E.st == NPU_OK) {
+        sb_t *o = &E.out;
+        sb_add(o, "/* generated by transfer_to_npu %s from PTX entry %s (ISA %u.%u, sm_%u) */\n", PTX_TRANSLATOR_VERSION,
+               entry->name, p->version / 10, p->version % 10, p->target_sm);
+        sb_add(o, "%s\n%s\n", ptx_kabi_text, ptx_prelude_text);
+        int ng = E.nglobals;
+        sb_add(o, "__attribute__((visibility(\"default\"))) void *npu_globals[%d];\n", ng ? ng : 1);
+        sb_add(o, "__attribute__((visibility(\"default\"))) const int npu_nglobals = %d;\n", ng);
+        sb_add(o, "__attribute__((visibility(\"default\"))) const char *const npu_global_names[%d] = {", ng ? ng : 1);
+        for (int i = 0; i < ng; i++) sb_add(o, "%s\"%s\"", i ? ", " : "", E.globals[i]->name);
+        if (!ng) sb_add(o, "0");
+        sb_add(o, "};\n\n");
+        sb_add(o, "%s", body.s ? body.s : "");
+        if (o->oom) E.st = NPU_EHOSTMEM;
+    }
+    free(body.s);
+    if (E.st == NPU_OK) {
+        out->csrc = E.out.s;
+        out->clen = E.out.n;
+        E.out.s = NULL;
+        out->uses_sync = sync;
+        out->static_shared = E.shared_size;
+        lower_locals(&E, entry);
+        out->local_size = E.lsize;
+        out->nglobals = E.nglobals;
+        out->global_names = calloc((size_t)(E.nglobals + 1), sizeof(char *));
+        if (!out->global_names) E.st = NPU_EHOSTMEM;
+        for (int i = 0; out->global_names && i < E.nglobals; i++) out->global_names[i] = E.globals[i]->name;
+        if (E.st == NPU_OK && ptx_dump_enabled("emit")) fprintf(stderr, "== ptx emit: %s\n%s\n", entry->name, out->csrc);
+    }
+    free(E.out.s);
+    for (int i = 0; i < E.nstrs; i++) free(E.strs[i]);
+    free(E.strs);
+    free(E.funcs);
+    free(E.globals);
+    free(E.shv);
+    free(E.shoff);
+    free(E.loff);
+    free(E.kp);
+    if (E.st != NPU_OK) ptx_out_free(out);
+    return E.st;
+}
+
+void ptx_out_free(ptx_out_t *o)
+{
+    if (!o) return;
+    free(o->csrc);
+    free(o->global_names);
+    memset(o, 0, sizeof *o);
+}

@@ -1,0 +1,289 @@
+/*
+ * ptx_prelude.h - helpers pasted (with npu_kabi.h) at the top of every C file the PTX
+ * translator generates. NOT included by the runtime: ptx_emit.c embeds this file's text with
+ * .incbin. Every helper is a static inline with exact PTX ISA semantics; the instruction
+ * emitter calls them with constant mode arguments, so gcc folds the switches away.
+ */
+#include <stdint.h>
+#include <string.h>
+#include <math.h>
+#include <fenv.h>
+
+typedef unsigned __int128 u128_t;
+typedef __int128 s128_t;
+#define P_INL static inline __attribute__((always_inline, unused))
+typedef uint8_t __attribute__((may_alias)) a_u8;
+typedef uint16_t __attribute__((may_alias)) a_u16;
+typedef uint32_t __attribute__((may_alias)) a_u32;
+typedef uint64_t __attribute__((may_alias)) a_u64;
+typedef u128_t __attribute__((may_alias, aligned(16))) a_u128;
+typedef float __attribute__((may_alias)) a_f32;
+typedef double __attribute__((may_alias)) a_f64;
+
+P_INL uint32_t __f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+P_INL float __u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+P_INL uint64_t __d2u(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
+P_INL double __u2d(uint64_t u) { double f; memcpy(&f, &u, 8); return f; }
+
+/* ---- rounding modes: 0 rn, 1 rz, 2 rm, 3 rp (the emitter's numbering) ---- */
+P_INL int __fe(int m) { return m == 1 ? FE_TOWARDZERO : m == 2 ? FE_DOWNWARD : m == 3 ? FE_UPWARD : FE_TONEAREST; }
+#define P_RND_BIN(name, T, op) \
+P_INL T name(T a, T b, int m) { if (m == 0) return a op b; \
+    volatile T x = a, y = b; int o = fegetround(); fesetround(__fe(m)); volatile T r = x op y; \
+    fesetround(o); return r; }
+P_RND_BIN(__add_f32, float, +)  P_RND_BIN(__sub_f32, float, -)
+P_RND_BIN(__mul_f32, float, *)  P_RND_BIN(__div_f32, float, /)
+P_RND_BIN(__add_f64, double, +) P_RND_BIN(__sub_f64, double, -)
+P_RND_BIN(__mul_f64, double, *) P_RND_BIN(__div_f64, double, /)
+P_INL float __fma_f32(float a, float b, float c, int m) { if (m == 0) return fmaf(a, b, c);
+    volatile float x = a, y = b, z = c; int o = fegetround(); fesetround(__fe(m));
+    volatile float r = fmaf(x, y, z); fesetround(o); return r; }
+P_INL double __fma_f64(double a, double b, double c, int m) { if (m == 0) return fma(a, b, c);
+    volatile double x = a, y = b, z = c; int o = fegetround(); fesetround(__fe(m));
+    volatile double r = fma(x, y, z); fesetround(o); return r; }
+P_INL float __sqrt_f32(float a, int m) { if (m == 0) return sqrtf(a);
+    volatile float x = a; int o = fegetround(); fesetround(__fe(m)); volatile float r = sqrtf(x);
+    fesetround(o); return r; }
+P_INL double __sqrt_f64(double a, int m) { if (m == 0) return sqrt(a);
+    volatile double x = a; int o = fegetround(); fesetround(__fe(m)); volatile double r = sqrt(x);
+    fesetround(o); return r; }
+/* integer / double -> float or double with a rounding mode */
+P_INL float __i2f(int64_t v, int m) { if (m == 0) return (float)v;
+    volatile int64_t x = v; int o = fegetround(); fesetround(__fe(m)); volatile float r = (float)x; fesetround(o); return r; }
+P_INL float __u2fr(uint64_t v, int m) { if (m == 0) return (float)v;
+    volatile uint64_t x = v; int o = fegetround(); fesetround(__fe(m)); volatile float r = (float)x; fesetround(o); return r; }
+P_INL double __i2d(int64_t v, int m) { if (m == 0) return (double)v;
+    volatile int64_t x = v; int o = fegetround(); fesetround(__fe(m)); volatile double r = (double)x; fesetround(o); return r; }
+P_INL double __u2dr(uint64_t v, int m) { if (m == 0) return (double)v;
+    volatile uint64_t x = v; int o = fegetround(); fesetround(__fe(m)); volatile double r = (double)x; fesetround(o); return r; }
+P_INL float __d2f(double v, int m) { if (m == 0) return (float)v;
+    volatile double x = v; int o = fegetround(); fesetround(__fe(m)); volatile float r = (float)x; fesetround(o); return r; }
+
+/* ---- ftz / sat / NaN ---- */
+P_INL float __ftz32(float x) { return fabsf(x) < 1.17549435e-38f ? copysignf(0.0f, x) : x; }
+P_INL double __ftz64(double x) { return fabs(x) < 2.2250738585072014e-308 ? copysign(0.0, x) : x; }
+P_INL float __sat32(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
+P_INL double __sat64(double x) { return x > 0.0 ? (x < 1.0 ? x : 1.0) : 0.0; }
+#define P_CNAN32 __u2f(0x7fffffffu)
+#define P_CNAN64 __u2d(0x7fffffffffffffffull)
+P_INL float __min_f32(float a, float b, int nan) {
+    if (a != a || b != b) return nan ? P_CNAN32 : (a != a ? (b != b ? P_CNAN32 : b) : a);
+    if (a == b) return signbit(a) ? a : b;
+    return a < b ? a : b; }
+P_INL float __max_f32(float a, float b, int nan) {
+    if (a != a || b != b) return nan ? P_CNAN32 : (a != a ? (b != b ? P_CNAN32 : b) : a);
+    if (a == b) return signbit(a) ? b : a;
+    return a > b ? a : b; }
+P_INL double __min_f64(double a, double b, int nan) {
+    if (a != a || b != b) return nan ? P_CNAN64 : (a != a ? (b != b ? P_CNAN64 : b) : a);
+    if (a == b) return signbit(a) ? a : b;
+    return a < b ? a : b; }
+P_INL double __max_f64(double a, double b, int nan) {
+    if (a != a || b != b) return nan ? P_CNAN64 : (a != a ? (b != b ? P_CNAN64 : b) : a);
+    if (a == b) return signbit(a) ? b : a;
+    return a > b ? a : b; }
+
+/* ---- float -> integer: rounding 4 rni, 5 rzi, 6 rmi, 7 rpi (also 0..3); saturating, NaN -> 0 ---- */
+P_INL double __rndi(double x, int m) {
+    switch (m & 3) { case 1: return trunc(x); case 2: return floor(x); case 3: return ceil(x); default: return nearbyint(x); } }
+P_INL int64_t __cvt_sat_s(double x, int m, int bits) {
+    if (x != x) return 0;
+    x = __rndi(x, m);
+    double hi = ldexp(1.0, bits - 1), lo = -hi;
+    if (x >= hi) return (int64_t)((((uint64_t)1) << (bits - 1)) - 1);
+    if (x <= lo) return bits == 64 ? INT64_MIN : -(int64_t)(((uint64_t)1) << (bits - 1));
+    return (int64_t)x; }
+P_INL uint64_t __cvt_sat_u(double x, int m, int bits) {
+    if (x != x) return 0;
+    x = __rndi(x, m);
+    double hi = ldexp(1.0, bits);
+    if (x >= hi) return bits == 64 ? UINT64_MAX : ((((uint64_t)1) << bits) - 1);
+    if (x <= 0.0) return 0;
+    return (uint64_t)x; }
+/* f32 sources keep their value in double exactly; a 64-bit integer result from a double that is
+ * exactly representable only as long double needs nothing more. */
+P_INL int64_t __sat_s(int64_t v, int bits) { int64_t hi = (int64_t)((((uint64_t)1) << (bits - 1)) - 1), lo = -hi - 1;
+    return v > hi ? hi : v < lo ? lo : v; }
+P_INL uint64_t __sat_u_from_s(int64_t v, int bits) { uint64_t hi = bits == 64 ? UINT64_MAX : ((((uint64_t)1) << bits) - 1);
+    return v < 0 ? 0 : (uint64_t)v > hi ? hi : (uint64_t)v; }
+P_INL uint64_t __sat_u(uint64_t v, int bits) { uint64_t hi = bits == 64 ? UINT64_MAX : ((((uint64_t)1) << bits) - 1); return v > hi ? hi : v; }
+P_INL int64_t __sat_s_from_u(uint64_t v, int bits) { uint64_t hi = (((uint64_t)1) << (bits - 1)) - 1; return (int64_t)(v > hi ? hi : v); }
+
+/* ---- f16 / bf16: exact decode, correctly rounded encode from double ---- */
+P_INL double __h2d(uint16_t h) {
+    int e = (h >> 10) & 31, m = h & 1023; double s = (h & 0x8000) ? -1.0 : 1.0;
+    if (e == 31) return m ? __u2d(0x7ff8000000000000ull) : s * INFINITY;
+    if (e == 0) return s * ldexp((double)m, -24);
+    return s * ldexp((double)(m + 1024), e - 25); }
+P_INL double __b2d(uint16_t h) { return (double)__u2f((uint32_t)h << 16); }
+/* mbits: stored mantissa bits, emax: max exponent (== bias). mode 0 rn 1 rz 2 rm 3 rp */
+P_INL uint16_t __d2small(double x, int m, int mbits, int emax) {
+    uint16_t sign = (__d2u(x) >> 63) ? (uint16_t)(1u << (mbits + (emax == 15 ? 5 : 8))) : 0;
+    uint16_t inf = (uint16_t)((2 * emax + 1) << mbits);
+    if (x != x) return 0x7fff;
+    double a = fabs(x);
+    if (isinf(a)) return sign | inf;
+    if (a == 0.0) return sign;
+    int e; frexp(a, &e);
+    int E = e - 1, emin = 1 - emax;
+    if (E < emin) E = emin;
+    double q = ldexp(a, mbits - E), qi;
+    switch (m) { case 1: qi = trunc(q); break; case 2: qi = sign ? ceil(q) : floor(q); break;
+                 case 3: qi = sign ? floor(q) : ceil(q); break; default: qi = nearbyint(q); }
+    uint32_t qq = (uint32_t)qi, one = 1u << mbits;
+    if (qq >= 2 * one) { qq >>= 1; E++; }
+    if (E > emax) {
+        int to_inf = m == 0 || (m == 2 && sign) || (m == 3 && !sign);
+        return sign | (to_inf ? inf : (uint16_t)(inf - 1));
+    }
+    if (qq < one) return sign | (uint16_t)qq;
+    return sign | (uint16_t)(((uint32_t)(E + emax) << mbits) | (qq - one)); }
+P_INL uint16_t __d2h(double x, int m) { return __d2small(x, m, 10, 15); }
+P_INL uint16_t __d2b(double x, int m) { return __d2small(x, m, 7, 127); }
+P_INL uint16_t __hftz(uint16_t h) { return (h & 0x7c00) == 0 ? (h & 0x8000) : h; }
+P_INL uint16_t __bftz(uint16_t h) { return (h & 0x7f80) == 0 ? (h & 0x8000) : h; }
+/* op: 0 add 1 sub 2 mul 3 min 4 max 5 neg 6 abs 7 fma; bf: 1 for bf16; fl: 1 ftz, 2 sat, 4 NaN */
+P_INL uint16_t __hop(uint16_t a, uint16_t b, uint16_t c, int op, int bf, int fl, int m) {
+    if (op == 5) return a ^ 0x8000;
+    if (op == 6) return a & 0x7fff;
+    if (fl & 1) { a = bf ? __bftz(a) : __hftz(a); b = bf ? __bftz(b) : __hftz(b); c = bf ? __bftz(c) : __hftz(c); }
+    double x = bf ? __b2d(a) : __h2d(a), y = bf ? __b2d(b) : __h2d(b), z = bf ? __b2d(c) : __h2d(c), r;
+    switch (op) {
+    case 0: r = x + y; break; case 1: r = x - y; break; case 2: r = x * y; break;
+    case 3: if (x != x || y != y) { if ((fl & 4) || (x != x && y != y)) return 0x7fff; return x != x ? b : a; }
+            if (x == y) return (a & 0x8000) ? a : b; return x < y ? a : b;
+    case 4: if (x != x || y != y) { if ((fl & 4) || (x != x && y != y)) return 0x7fff; return x != x ? b : a; }
+            if (x == y) return (a & 0x8000) ? b : a; return x > y ? a : b;
+    default: r = fma(x, y, z); break; }
+    if (fl & 2) r = __sat64(r);
+    uint16_t h = bf ? __d2b(r, m) : __d2h(r, m);
+    if (fl & 1) h = bf ? __bftz(h) : __hftz(h);
+    return h; }
+P_INL uint32_t __hop2(uint32_t a, uint32_t b, uint32_t c, int op, int bf, int fl, int m) {
+    return (uint32_t)__hop((uint16_t)a, (uint16_t)b, (uint16_t)c, op, bf, fl, m)
+         | ((uint32_t)__hop((uint16_t)(a >> 16), (uint16_t)(b >> 16), (uint16_t)(c >> 16), op, bf, fl, m) << 16); }
+
+/* ---- integer helpers ---- */
+P_INL uint32_t __div_u32(uint32_t a, uint32_t b) { return b ? a / b : 0xffffffffu; }
+P_INL uint64_t __div_u64(uint64_t a, uint64_t b) { return b ? a / b : ~0ull; }
+P_INL int32_t __div_s32(int32_t a, int32_t b) { return b == 0 ? -1 : (b == -1 ? (int32_t)(0u - (uint32_t)a) : a / b); }
+P_INL int64_t __div_s64(int64_t a, int64_t b) { return b == 0 ? -1 : (b == -1 ? (int64_t)(0ull - (uint64_t)a) : a / b); }
+P_INL uint32_t __rem_u32(uint32_t a, uint32_t b) { return b ? a % b : a; }
+P_INL uint64_t __rem_u64(uint64_t a, uint64_t b) { return b ? a % b : a; }
+P_INL int32_t __rem_s32(int32_t a, int32_t b) { return b == 0 ? a : (b == -1 ? 0 : a % b); }
+P_INL int64_t __rem_s64(int64_t a, int64_t b) { return b == 0 ? a : (b == -1 ? 0 : a % b); }
+P_INL uint16_t __div_u16(uint16_t a, uint16_t b) { return b ? a / b : 0xffff; }
+P_INL int16_t __div_s16(int16_t a, int16_t b) { return b == 0 ? -1 : (int16_t)(a / b); }
+P_INL uint16_t __rem_u16(uint16_t a, uint16_t b) { return b ? a % b : a; }
+P_INL int16_t __rem_s16(int16_t a, int16_t b) { return b == 0 ? a : (int16_t)(a % b); }
+P_INL uint32_t __brev32(uint32_t x) { x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2); x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+    return __builtin_bswap32(x); }
+P_INL uint64_t __brev64(uint64_t x) { return ((uint64_t)__brev32((uint32_t)x) << 32) | __brev32((uint32_t)(x >> 32)); }
+P_INL uint32_t __bfind(uint64_t v, int bits, int sgn, int shiftamt) {
+    if (sgn && (v >> (bits - 1) & 1)) v = ~v;
+    if (bits == 32) v &= 0xffffffffu;
+    if (sgn) v &= (bits == 64) ? 0x7fffffffffffffffull : 0x7fffffffull;
+    if (v == 0) return 0xffffffffu;
+    uint32_t p = 63u - (uint32_t)__builtin_clzll(v);
+    return shiftamt ? (uint32_t)(bits - 1) - p : p; }
+P_INL uint64_t __bfe(uint64_t a, uint32_t pos, uint32_t len, int bits, int sgn) {
+    pos &= 0xff; len &= 0xff;
+    uint32_t msb = (uint32_t)bits - 1;
+    uint64_t sbit = 0;
+    if (sgn) { if (len == 0) sbit = 0; else { uint32_t i = pos + len - 1; if (i > msb) i = msb; sbit = (a >> i) & 1; } }
+    uint64_t d = 0;
+    for (uint32_t i = 0; i <= msb; i++) {
+        uint64_t bit = (i < len && pos + i <= msb) ? ((a >> (pos + i)) & 1) : sbit;
+        d |= bit << i;
+    }
+    return d; }
+P_INL uint64_t __bfi(uint64_t f, uint64_t b, uint32_t pos, uint32_t len, int bits) {
+    pos &= 0xff; len &= 0xff;
+    uint32_t msb = (uint32_t)bits - 1;
+    uint64_t d = b;
+    for (uint32_t i = 0; i < len && pos + i <= msb; i++)
+        d = (d & ~(1ull << (pos + i))) | (((f >> i) & 1) << (pos + i));
+    return d; }
+/* prmt: mode 0 generic, 1 f4e, 2 b4e, 3 rc8, 4 ecl, 5 ecr, 6 rc16 */
+P_INL uint32_t __prmt(uint32_t a, uint32_t b, uint32_t c, int mode) {
+    uint64_t x = ((uint64_t)b << 32) | a;
+    uint32_t sel[4], d = 0, s = c & 3;
+    static const uint8_t tab[7][4][4] = {
+        {{0}}, /* generic: unused */
+        {{0,1,2,3},{1,2,3,4},{2,3,4,5},{3,4,5,6}},  /* f4e */
+        {{0,7,6,5},{1,0,7,6},{2,1,0,7},{3,2,1,0}},  /* b4e */
+        {{0,0,0,0},{1,1,1,1},{2,2,2,2},{3,3,3,3}},  /* rc8 */
+        {{0,1,2,3},{1,1,2,3},{2,2,2,3},{3,3,3,3}},  /* ecl */
+        {{0,0,0,0},{0,1,1,1},{0,1,2,2},{0,1,2,3}},  /* ecr */
+        {{0,1,0,1},{2,3,2,3},{0,1,0,1},{2,3,2,3}},  /* rc16 */
+    };
+    if (mode == 0) {
+        for (int i = 0; i < 4; i++) {
+            uint32_t n = (c >> (4 * i)) & 0xf;
+            uint32_t byte = (uint32_t)(x >> (8 * (n & 7))) & 0xff;
+            if (n & 8) byte = (byte & 0x80) ? 0xff : 0;
+            sel[i] = byte;
+        }
+    } else {
+        for (int i = 0; i < 4; i++) sel[i] = (uint32_t)(x >> (8 * tab[mode][s][i])) & 0xff;
+    }
+    for (int i = 0; i < 4; i++) d |= sel[i] << (8 * i);
+    return d; }
+P_INL uint32_t __shf(uint32_t a, uint32_t b, uint32_t c, int left, int wrap) {
+    uint32_t n = wrap ? (c & 31) : (c > 32 ? 32 : c);
+    uint64_t v = ((uint64_t)b << 32) | a;
+    return left ? (uint32_t)((v << n) >> 32) : (uint32_t)(v >> n); }
+P_INL int32_t __dp4a(uint32_t a, uint32_t b, int32_t c, int sa, int sb) {
+    int32_t s = c;
+    for (int i = 0; i < 4; i++) {
+        int32_t x = sa ? (int8_t)(a >> (8 * i)) : (int32_t)((a >> (8 * i)) & 0xff);
+        int32_t y = sb ? (int8_t)(b >> (8 * i)) : (int32_t)((b >> (8 * i)) & 0xff);
+        s = (int32_t)((uint32_t)s + (uint32_t)(x * y));
+    }
+    return s; }
+P_INL int32_t __dp2a(uint32_t a, uint32_t b, int32_t c, int sa, int sb, int hi) {
+    int32_t s = c;
+    for (int i = 0; i < 2; i++) {
+        int32_t x = sa ? (int16_t)(a >> (16 * i)) : (int32_t)((a >> (16 * i)) & 0xffff);
+        int32_t y = sb ? (int8_t)(b >> (8 * (i + 2 * hi))) : (int32_t)((b >> (8 * (i + 2 * hi))) & 0xff);
+        s = (int32_t)((uint32_t)s + (uint32_t)(x * y));
+    }
+    return s; }
+P_INL int __testp32(float x, int k) {
+    switch (k) { case 0: return isfinite(x); case 1: return isinf(x); case 2: return !isnan(x);
+                 case 3: return isnan(x); case 4: return isnormal(x); default: return fpclassify(x) == FP_SUBNORMAL; } }
+P_INL int __testp64(double x, int k) {
+    switch (k) { case 0: return isfinite(x); case 1: return isinf(x); case 2: return !isnan(x);
+                 case 3: return isnan(x); case 4: return isnormal(x); default: return fpclassify(x) == FP_SUBNORMAL; } }
+
+/* ---- atomics (sequentially consistent: x86 locked ops are full barriers anyway) ---- */
+#define P_SC __ATOMIC_SEQ_CST
+#define P_CAS_OP(name, T, UT, EXPR) \
+P_INL T name(void *p, T b) { UT *q = (UT *)p; UT o = __atomic_load_n(q, __ATOMIC_RELAXED), n; T a; \
+    do { memcpy(&a, &o, sizeof a); T r = (EXPR); memcpy(&n, &r, sizeof n); } \
+    while (!__atomic_compare_exchange_n(q, &o, n, 1, P_SC, __ATOMIC_RELAXED)); memcpy(&a, &o, sizeof a); return a; }
+P_CAS_OP(__atom_add_f32, float, uint32_t, __ftz32(__ftz32(a) + __ftz32(b)))
+P_CAS_OP(__atom_add_f32_noftz, float, uint32_t, a + b)
+P_CAS_OP(__atom_add_f64, double, uint64_t, a + b)
+P_CAS_OP(__atom_min_f32, float, uint32_t, __min_f32(a, b, 0))
+P_CAS_OP(__atom_max_f32, float, uint32_t, __max_f32(a, b, 0))
+P_CAS_OP(__atom_min_s32, int32_t, uint32_t, a < b ? a : b)
+P_CAS_OP(__atom_max_s32, int32_t, uint32_t, a > b ? a : b)
+P_CAS_OP(__atom_min_u32, uint32_t, uint32_t, a < b ? a : b)
+P_CAS_OP(__atom_max_u32, uint32_t, uint32_t, a > b ? a : b)
+P_CAS_OP(__atom_min_s64, int64_t, uint64_t, a < b ? a : b)
+P_CAS_OP(__atom_max_s64, int64_t, uint64_t, a > b ? a : b)
+P_CAS_OP(__atom_min_u64, uint64_t, uint64_t, a < b ? a : b)
+P_CAS_OP(__atom_max_u64, uint64_t, uint64_t, a > b ? a : b)
+P_CAS_OP(__atom_inc_u32, uint32_t, uint32_t, a >= b ? 0u : a + 1u)
+P_CAS_OP(__atom_dec_u32, uint32_t, uint32_t, (a == 0 || a > b) ? b : a - 1u)
+P_CAS_OP(__atom_add_f16x2, uint32_t, uint32_t, __hop2(a, b, 0, 0, 0, 0, 0))
+P_CAS_OP(__atom_add_bf16x2, uint32_t, uint32_t, __hop2(a, b, 0, 0, 1, 0, 0))
+P_CAS_OP(__atom_min_f16x2, uint32_t, uint32_t, __hop2(a, b, 0, 3, 0, 0, 0))
+P_CAS_OP(__atom_max_f16x2, uint32_t, uint32_t, __hop2(a, b, 0, 4, 0, 0, 0))
+P_INL uint16_t __atom_add_f16(void *p, uint16_t b) { uint16_t *q = p, o = __atomic_load_n(q, __ATOMIC_RELAXED), n;
+    do { n = __hop(o, b, 0, 0, 0, 0, 0); } while (!__atomic_compare_exchange_n(q, &o, n, 1, P_SC, __ATOMIC_RELAXED)); return o; }
+P_INL uint16_t __atom_add_bf16(void *p, uint16_t b) { uint16_t *q = p, o = __atomic_load_n(q, __ATOMIC_RELAXED), n;
+    do { n = __hop(o, b, 0, 0, 1, 0, 0); } while (!__atomic_compare_exchange_n(q, &o, n, 1, P_SC, __ATOMIC_RELAXED)); return o; }
+#define __atom_cas(T, p, c, v) ({ T __e = (c); __atomic_compare_exchange_n((T *)(p), &__e, (T)(v), 0, P_SC, P_SC); __e; })
