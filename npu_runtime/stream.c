@@ -1026,16 +1026,19 @@ npu_status_t npu_stream_query(npu_stream_t *p)
     return st;
 }
 
-/* Barrier item: nothing to run; its dependency does the work. */
+/* Barrier item: nothing to run; its dependency does the work. On the legacy stream a wait
+ * is an action even when the point is reached (CUDA: the legacy stream first waits for the
+ * blocking streams, and they then wait for it), so the barrier is always queued there. */
 npu_status_t npu_stream_wait_event_point(npu_stream_t *s, const npu_dep_t *point)
 {
-    if (!point->s || npu_stream_reached(point->s, point->seq))
+    int reached = !point->s || npu_stream_reached(point->s, point->seq);
+    if (reached && s->kind != KIND_LEGACY)
         return NPU_OK;
     npu_item_t *it = npu_item_new();
     if (!it)
         return NPU_EHOSTMEM;
-    it->flags = NPU_ITEM_INTERNAL;
-    return npu_stream_submit_item(s, it, point, NULL);
+    it->flags = NPU_ITEM_INTERNAL | NPU_ITEM_INLINE_OK;
+    return npu_stream_submit_item(s, it, reached ? NULL : point, NULL);
 }
 
 npu_status_t npu_device_sync(int dev)

@@ -166,6 +166,29 @@ static void test_wait_event(void)
     CHECK_EQ(npu_stream_wait_event(a, e), NPU_OK);
     CHECK_EQ(npu_stream_sync(a), NPU_OK);
 
+    /* a wait on the legacy stream is an action there even for a complete event: work on a
+     * blocking stream queued after it waits for earlier work of the other blocking streams */
+    {
+        npu_stream_t *b1, *b2;
+        gate_t gg = { 0 };
+        blockstamp_t first = { &gg, -1 };
+        stamp_t after = { -1 };
+        CHECK_EQ(npu_stream_create(0, NPU_STREAM_DEFAULT, 0, &b1), NPU_OK);
+        CHECK_EQ(npu_stream_create(0, NPU_STREAM_DEFAULT, 0, &b2), NPU_OK);
+        CHECK_EQ(npu_event_record(e, a), NPU_OK);
+        CHECK_EQ(npu_event_sync(e), NPU_OK);
+        CHECK_EQ(npu_stream_host_fn(b1, fn_block_stamp, &first), NPU_OK);
+        CHECK_EQ(npu_stream_wait_event(npu_stream_legacy(0), e), NPU_OK);
+        CHECK_EQ(npu_stream_host_fn(b2, fn_stamp, &after), NPU_OK);
+        usleep(2000);
+        CHECK_EQ(after.t, -1);
+        atomic_store(&gg.open, 1);
+        CHECK_EQ(npu_stream_sync(b2), NPU_OK);
+        CHECK(first.t >= 0 && after.t > first.t);
+        npu_stream_destroy(b1);
+        npu_stream_destroy(b2);
+    }
+
     /* a record on the legacy stream captures earlier blocking-stream work */
     npu_stream_t *blk;
     gate_t g = { 0 };
