@@ -1044,6 +1044,13 @@ npu_status_t npu_exec_grid(npu_kfunc_t *f, const uint32_t grid[3], const uint32_
     npu_status_t st = npu_exec_check(info, grid, block, dyn_shared);
     if (st != NPU_OK)
         return st;
+    return npu_exec_grid_checked(info, grid, block, dyn_shared, params);
+}
+
+npu_status_t npu_exec_grid_checked(npu_kfunc_info_t *info, const uint32_t grid[3],
+                                   const uint32_t block[3], size_t dyn_shared,
+                                   const uint8_t *params)
+{
     pthread_once(&pool.once, pool_init);
 
     static const uint8_t no_params[16];

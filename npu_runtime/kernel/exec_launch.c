@@ -19,7 +19,7 @@ static uint64_t dim_product(const uint32_t d[3])
 
 /* ------------------------------------------------------------------ launch ---- */
 typedef struct launch_item {
-    npu_kfunc_t *f;
+    npu_kfunc_info_t *info;
     uint32_t grid[3], block[3];
     size_t dyn_shared;
     _Alignas(16) uint8_t params[];
@@ -28,7 +28,7 @@ typedef struct launch_item {
 static npu_status_t launch_run(void *arg)
 {
     launch_item_t *li = arg;
-    return npu_exec_grid(li->f, li->grid, li->block, li->dyn_shared, li->params);
+    return npu_exec_grid_checked(li->info, li->grid, li->block, li->dyn_shared, li->params);
 }
 
 static void launch_free(void *arg)
@@ -60,7 +60,7 @@ static npu_status_t launch_prepare(npu_kfunc_t *f, const uint32_t grid[3],
     launch_item_t *li = malloc(sizeof *li + psize + 16);
     if (!li)
         return NPU_EHOSTMEM;
-    li->f = f;
+    li->info = info;
     memcpy(li->grid, grid, sizeof li->grid);
     memcpy(li->block, block, sizeof li->block);
     li->dyn_shared = dyn_shared;
@@ -70,13 +70,16 @@ static npu_status_t launch_prepare(npu_kfunc_t *f, const uint32_t grid[3],
     return NPU_OK;
 }
 
+/* npu_stream_submit runs the cleanup itself when it fails after accepting the handle, but not
+ * when the handle is bad: so the handle is checked first, and a failure after that leaves
+ * the item to the stream (at worst a leak on a racing destroy, never a double free). */
 static npu_status_t launch_submit(npu_stream_t *s, launch_item_t *li)
 {
-    npu_status_t st = npu_stream_submit(s, launch_run, launch_free, li);
-    /* on failure the item was not queued; npu_stream_submit leaves it to us */
-    if (st != NPU_OK)
+    if (!npu_stream_valid(s)) {
         free(li);
-    return st;
+        return NPU_EHANDLE;
+    }
+    return npu_stream_submit(s, launch_run, launch_free, li);
 }
 
 npu_status_t npu_kfunc_launch(npu_kfunc_t *f, const uint32_t grid[3], const uint32_t block[3],
