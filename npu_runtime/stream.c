@@ -775,6 +775,9 @@ unsigned long long npu_stream_id(const npu_stream_t *p)
 }
 
 /* ------------------------------------------------------------ submissions ---- */
+/* npu_stream_submit contract for callers that own arg: with an invalid handle it returns
+ * NPU_EHANDLE and does not touch arg; once the handle is accepted, cleanup(arg) runs exactly
+ * once whatever happens (after fn, instead of fn on a poisoned device, or on a failure). */
 static npu_status_t run_user(npu_item_t *it)
 {
     npu_work_fn fn = (npu_work_fn)it->a[0].p;
@@ -792,15 +795,13 @@ npu_status_t npu_stream_submit(npu_stream_t *p, npu_work_fn fn, npu_cleanup_fn c
 {
     npu_stream_t *s = npu_stream_acquire(p);
     if (!s)
-        return NPU_EHANDLE;
-    if (!fn) {
-        npu_stream_unref(s);
-        return NPU_EINVAL;
-    }
-    npu_item_t *it = npu_item_new();
+        return NPU_EHANDLE;          /* the only failure that does not run cleanup */
+    npu_item_t *it = fn ? npu_item_new() : NULL;
     if (!it) {
         npu_stream_unref(s);
-        return NPU_EHOSTMEM;
+        if (cleanup)
+            cleanup(arg);
+        return fn ? NPU_EHOSTMEM : NPU_EINVAL;
     }
     it->run = run_user;
     it->done = cleanup ? done_user : NULL;

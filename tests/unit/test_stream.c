@@ -89,6 +89,11 @@ static void test_order(void)
     CHECK_EQ(atomic_load(&runs), 101);
     CHECK_EQ(atomic_load(&cleanups), 100);
     CHECK_EQ(npu_stream_submit(s, NULL, NULL, NULL), NPU_EINVAL);
+    /* cleanup contract: runs once when the handle was accepted, never for a bad handle */
+    CHECK_EQ(npu_stream_submit(s, NULL, cleanup_count, NULL), NPU_EINVAL);
+    CHECK_EQ(atomic_load(&cleanups), 101);
+    CHECK_EQ(npu_stream_submit((npu_stream_t *)order_log, work_ok, cleanup_count, NULL), NPU_EHANDLE);
+    CHECK_EQ(atomic_load(&cleanups), 101);
     CHECK_EQ(npu_stream_host_fn(s, NULL, NULL), NPU_EINVAL);
 
     /* query sees pending work */
