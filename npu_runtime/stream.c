@@ -35,7 +35,11 @@
  * legacy stream's last number. Because all these numbers are taken under one lock, and event
  * waits only point at earlier submissions, the dependency graph has no cycle. Non-blocking
  * streams never take dev->lock. Lock order: dev->lock, then s->lock; registry locks are
- * never held while taking either.
+ * never held while taking either. Synchronising the legacy stream (sync, query, an event
+ * record or wait on it) is an action on it, so it also covers the blocking streams' earlier
+ * work; synchronising a blocking stream covers only its own work.
+ * Work items run on a worker or on a helping host thread: they must not depend on the
+ * calling thread's current device, nor synchronise their own stream.
  *
  * Lifetime. Streams are reference counted: the handle (until destroy), the worker thread,
  * every dependency stored in an item and every event capture hold one. The handle registry
