@@ -150,10 +150,8 @@ int main(void)
         dst = dv;
     else
         dst = malloc(n);
-    char *ref = malloc(n);
     memset(src, 1, n);
     memset(dst, 2, n);
-    memset(ref, 3, n);
     uint64_t a[9], b[9];
     for (int r = 0; r < 9; r++) {
         uint64_t t1 = npu_now_ns();
@@ -161,20 +159,22 @@ int main(void)
         npu_stream_sync(s);
         a[r] = npu_now_ns() - t1;
         t1 = npu_now_ns();
-        memcpy(ref, src, n);
+        memcpy(dst, src, n);         /* same buffers: only the stream path differs */
         __asm__ __volatile__("" ::: "memory");
         b[r] = npu_now_ns() - t1;
     }
     double ours = median_us(a, 9) / 1000.0, theirs = median_us(b, 9) / 1000.0;
     printf("BENCH memcpy_async_64MiB_ms: %.2f vs memcpy %.2f ratio %.3f (target >= 0.9)\n",
            ours, theirs, theirs / ours);
+    memset(dst, 0, n);
+    npu_memcpy_async(dst, src, n, s);
+    npu_stream_sync(s);
     int ok = memcmp(dst, src, n) == 0;
     if (dv)
         npu_mem_free(dv);
     else
         free(dst);
     free(src);
-    free(ref);
     npu_stream_destroy(s);
     return ok ? 0 : 1;
 }
