@@ -1204,6 +1204,12 @@ static void emit_call(emit_t *E, const ptx_insn_t *in)
 #undef ARGV
 }
 
+static int is_texture_op(const char *op)
+{
+    return !strcmp(op, "tex") || !strcmp(op, "tld4") || !strcmp(op, "suld") || !strcmp(op, "sust") ||
+           !strcmp(op, "txq") || !strcmp(op, "suq") || !strcmp(op, "sured") || !strcmp(op, "istypep");
+}
+
 static int is_sync_op(const char *op)
 {
     return !strcmp(op, "bar") || !strcmp(op, "barrier") || !strcmp(op, "shfl") || !strcmp(op, "vote") ||
@@ -1455,8 +1461,7 @@ static void emit_insn(emit_t *E, const ptx_insn_t *in)
         int k = E->tmp++;
         OUT("{ uint32_t __cs%d = %s, __ss%d = %s; if (__ss%d > __cs%d) __ss%d = __cs%d; memcpy(%s, %s, __ss%d); memset(%s + __ss%d, 0, __cs%d - __ss%d); }",
             k, cp, k, ss, k, k, k, k, dst, src, k, dst, k, k, k);
-    } else if (!strcmp(op, "tex") || !strcmp(op, "tld4") || !strcmp(op, "suld") || !strcmp(op, "sust") ||
-               !strcmp(op, "txq") || !strcmp(op, "suq") || !strcmp(op, "sured")) {
+    } else if (is_texture_op(op)) {
         fail(E, NPU_EPTXUNSUP, in, "texture/surface instruction %s", in->opcode);
     } else {
         fail(E, NPU_EPTXUNSUP, in, "instruction %s", in->opcode);
@@ -1504,9 +1509,14 @@ static void check_func(emit_t *E, ptx_func_t *f)
             if (s.kind != SY_REG) fail(E, NPU_EPTX, in, "undefined guard predicate %s", in->pred);
         }
         const char *op = in->mods[0];
+        if (in->bad_ops) {
+            if (is_texture_op(op)) fail(E, NPU_EPTXUNSUP, in, "texture/surface instruction %s", in->opcode);
+            else fail(E, NPU_EPTX, in, "malformed operands of %s", in->opcode);
+            continue;
+        }
         if (!strcmp(op, "bra") || !strcmp(op, "brx")) {
             if (in->nops < 1 || !in->ops[0].name) { fail(E, NPU_EPTX, in, "branch without a target"); continue; }
-            if (op[2] == 'b' && !label_exists(f, in->ops[0].name)) fail(E, NPU_EPTX, in, "undefined label %s", in->ops[0].name);
+            if (!strcmp(op, "bra") && !label_exists(f, in->ops[0].name)) fail(E, NPU_EPTX, in, "undefined label %s", in->ops[0].name);
             continue;
         }
         if (!strcmp(op, "call")) {

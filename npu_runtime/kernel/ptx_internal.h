@@ -62,6 +62,7 @@ typedef struct ptx_insn {
     int nmods;
     ptx_opnd_t ops[PTX_MAXOPS];
     int nops;
+    int bad_ops;            /* operands did not parse (reported by check) */
 } ptx_insn_t;
 
 typedef struct ptx_func {

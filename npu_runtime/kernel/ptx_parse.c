@@ -804,11 +804,10 @@ npu_status_t ptx_parse_func(ptx_prog_t *p, ptx_func_t *f)
             if (tok) { NPU_ERR("ptx: %s line %d: too many modifiers in %s", f->name, ln, in.opcode); goto fail; }
             ptx_opnd_t *ops = NULL;
             int nops = 0;
-            if (split_list(p, s, se, &ops, &nops) != 0) {
-                NPU_ERR("ptx: %s line %d: malformed operands of %s", f->name, ln, in.opcode);
-                goto fail;
+            if (split_list(p, s, se, &ops, &nops) != 0 || nops > PTX_MAXOPS) {
+                in.bad_ops = 1;     /* reported by the check pass (EPTX, or EPTXUNSUP by name) */
+                nops = 0;
             }
-            if (nops > PTX_MAXOPS) { NPU_ERR("ptx: %s line %d: too many operands", f->name, ln); goto fail; }
             for (int i = 0; i < nops; i++) in.ops[i] = ops[i];
             in.nops = nops;
             s = se + 1;
