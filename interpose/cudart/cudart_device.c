@@ -715,7 +715,11 @@ NPU_EXPORT cudaError_t cudaDeviceReset(void)
 {
     SHIM_ENTER();
     int dev = shim_device();
+    npu_status_t sticky = npu_device_error(dev);
     npu_status_t st = npu_device_reset(dev);
+    /* The fault died with the device state: this thread no longer reports it. */
+    if (sticky != NPU_OK && st == NPU_OK && shim_get_last_error(0) == shim_cuda_error(sticky))
+        (void)shim_get_last_error(1);
     pthread_mutex_lock(&dev_lock);
     if (dev >= 0 && dev < CUDART_MAX_DEVICES)
         dev_state[dev].init = 0;

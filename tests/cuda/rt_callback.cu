@@ -7,7 +7,7 @@
 #include <string.h>
 #include "check.h"
 
-#define CK(x) CHECK_EQ((x), cudaSuccess)
+#define CK(x) do { cudaError_t ck_ = (x); CHECK_MSG(ck_ == cudaSuccess, "%s", cudaGetErrorName(ck_)); } while (0)
 
 struct probe {
     cudaStream_t expect_stream;

@@ -6,7 +6,7 @@
 #include <unistd.h>
 #include "check.h"
 
-#define CK(x) CHECK_EQ((x), cudaSuccess)
+#define CK(x) do { cudaError_t ck_ = (x); CHECK_MSG(ck_ == cudaSuccess, "%s", cudaGetErrorName(ck_)); } while (0)
 #define STREQ(a, b) CHECK_MSG(strcmp((a), (b)) == 0, "\"%s\" != \"%s\"", (a), (b))
 
 static void slow(void *) { usleep(100 * 1000); }

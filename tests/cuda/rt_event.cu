@@ -6,7 +6,7 @@
 #include <unistd.h>
 #include "check.h"
 
-#define CK(x) CHECK_EQ((x), cudaSuccess)
+#define CK(x) do { cudaError_t ck_ = (x); CHECK_MSG(ck_ == cudaSuccess, "%s", cudaGetErrorName(ck_)); } while (0)
 
 static std::atomic<int> flag, seen;
 static void sleep50_set(void *) { usleep(50 * 1000); flag = 1; }

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "check.h"
 
-#define CK(x) CHECK_EQ((x), cudaSuccess)
+#define CK(x) do { cudaError_t ck_ = (x); CHECK_MSG(ck_ == cudaSuccess, "%s", cudaGetErrorName(ck_)); } while (0)
 
 static std::atomic<int> flag, seen, cbs;
 static void set_flag(void *) { flag = 1; }

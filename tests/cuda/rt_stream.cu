@@ -9,7 +9,7 @@
 #include <vector>
 #include "check.h"
 
-#define CK(x) CHECK_EQ((x), cudaSuccess)
+#define CK(x) do { cudaError_t ck_ = (x); CHECK_MSG(ck_ == cudaSuccess, "%s", cudaGetErrorName(ck_)); } while (0)
 
 static std::atomic<int> flag_a, flag_b, seen_a, seen_b;
 static std::vector<int> order;
