@@ -4,6 +4,7 @@
 // told the error, and cudaDeviceReset returns the device to a working state.
 #include <cuda_runtime.h>
 #include <atomic>
+#include <unistd.h>
 #include "check.h"
 
 #define CK(x) do { cudaError_t ck_ = (x); CHECK_MSG(ck_ == cudaSuccess, "%s", cudaGetErrorName(ck_)); } while (0)
@@ -20,6 +21,7 @@ __global__ void boom(int *p)
 }
 
 static std::atomic<int> cb_calls, cb_status;
+static void nap(void *) { usleep(200 * 1000); }
 static void CUDART_CB cb(cudaStream_t, cudaError_t st, void *) { cb_status = (int)st; cb_calls++; }
 
 int main()
@@ -37,6 +39,7 @@ int main()
     CHECK(ok);
 
     cb_calls = 0; cb_status = -1;
+    CK(cudaLaunchHostFunc(0, nap, NULL));            /* the fault happens after the next calls */
     boom<<<1, 32>>>(d);
     CK(cudaGetLastError());                          /* the launch itself was fine */
     CK(cudaStreamAddCallback(0, cb, NULL, 0));
