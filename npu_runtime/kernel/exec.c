@@ -325,13 +325,28 @@ static inline void rq_push(exec_worker_t *w, exec_fiber_t *f)
     w->runq[w->rq_tail++ % EXEC_MAX_THREADS] = (uint32_t)(f - w->fibers);
 }
 
-/* Switches from the running fiber back to the scheduler; returns when resumed. */
+/* Leaves the running fiber f: resumes the next runnable fiber directly (one switch instead
+ * of two through the scheduler), or the scheduler when none is runnable or the block was
+ * abandoned. Returns when f is resumed (never, for an exited fiber). */
+static inline void fiber_leave(exec_worker_t *w, exec_fiber_t *f)
+{
+    if (w->rq_head != w->rq_tail && w->abort == NPU_OK) {
+        exec_fiber_t *next = &w->fibers[w->runq[w->rq_head++ % EXEC_MAX_THREADS]];
+        next->state = FB_RUNNING;
+        w->cur = next;
+        if (next != f)
+            npu_fiber_switch(&f->ctx, &next->ctx);
+        return;
+    }
+    w->cur = NULL;
+    npu_fiber_switch(&f->ctx, &w->sched);
+}
+
 static inline void fiber_block(exec_worker_t *w, exec_fiber_t *f, int wait)
 {
     f->state = FB_BLOCKED;
     f->wait = (uint8_t)wait;
-    w->cur = NULL;
-    npu_fiber_switch(&f->ctx, &w->sched);
+    fiber_leave(w, f);
 }
 
 static const char *kname(const exec_worker_t *w)
@@ -757,7 +772,7 @@ static void fiber_exit(exec_worker_t *w, exec_fiber_t *f)
         if (bar->arrived && bar->count == 0 && bar_ready(w, bar))
             bar_release(w, bar);
     }
-    npu_fiber_switch(&f->ctx, &w->sched);
+    fiber_leave(w, f);
     __builtin_unreachable();
 }
 
@@ -834,7 +849,10 @@ static void run_threads(exec_worker_t *w, exec_grid_t *g)
         f->t.warp = i >> 5;
         f->t.exec = f;
         f->bar_next = NULL;
-        npu_fiber_make(&f->ctx, npu_fiber_stack(&w->stacks, i), ss, fiber_main, f);
+        /* stack colouring: stack tops 68 KiB apart would all map to one L1 set; shift each
+         * by a different multiple of 64 bytes (9 is odd: 64 consecutive fibers, 64 sets) */
+        npu_fiber_make(&f->ctx, npu_fiber_stack(&w->stacks, i), ss - (i * 9 % 64) * 64,
+                       fiber_main, f);
         rq_push(w, f);
     }
     unsigned nwarps = (n + 31) / 32;
