@@ -3,9 +3,10 @@
  * thread-mode block). A fiber runs until it switches back explicitly; there is no preemption.
  *
  * x86-64: a hand-written switch that saves rbx, rbp, r12-r15, rsp, MXCSR and the x87 control
- * word (the System V callee-saved state); about 3 ns per switch. Elsewhere (or with
- * -DNPU_FIBER_UCONTEXT) ucontext's swapcontext, which also saves the signal mask (a system
- * call per switch, ~0.3 us).
+ * word (the System V callee-saved state). Elsewhere (or with -DNPU_FIBER_UCONTEXT)
+ * ucontext's swapcontext, which also saves the signal mask (a system call per switch).
+ * Measured (ping-pong of two fibers, 2-vCPU guest under load): asm 11-20 ns per switch,
+ * swapcontext 250 ns.
  * Thread-safety: a fiber context belongs to one OS thread at a time.
  */
 #ifndef NPU_FIBER_H
