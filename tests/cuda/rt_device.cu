@@ -27,6 +27,10 @@ int main()
     CHECK_EQ(dev, 0);                       /* a failed cudaSetDevice changes nothing */
     CHECK_EQ(cudaGetDevice(NULL), cudaErrorInvalidValue);
     CK(cudaInitDevice(0, 0, 0));
+    int valid[1] = { 0 };
+    CK(cudaSetValidDevices(valid, 1));
+    int invalid[2] = { 0, n + 5 };
+    CHECK_EQ(cudaSetValidDevices(invalid, 2), cudaErrorInvalidDevice);
     CHECK_EQ(cudaInitDevice(n, 0, 0), cudaErrorInvalidDevice);
     (void)cudaGetLastError();
 

@@ -38,6 +38,15 @@ int main()
     STREQ(cudaGetErrorString((cudaError_t)12345), "unrecognized error code");
     STREQ(cudaGetErrorName((cudaError_t)-1), "unrecognized error code");
 
+    /* an entry point the NPU does not provide answers cudaErrorNotSupported (emulated) */
+    cudaDeviceProp prop;
+    CHECK_EQ(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
+    if (strstr(prop.name, "transfer_to_npu")) {
+        CHECK_EQ(cudaGraphicsUnregisterResource(NULL), cudaErrorNotSupported);
+        CHECK_EQ(cudaGraphicsUnregisterResource(NULL), cudaErrorNotSupported);
+        (void)cudaGetLastError();
+    }
+
     /* last error */
     CHECK_EQ(cudaGetLastError(), cudaSuccess);
     void *p = NULL;
