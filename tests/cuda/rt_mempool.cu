@@ -42,6 +42,13 @@ int main()
     CK(cudaFreeAsync(z, 0));
     CK(cudaStreamSynchronize(0));
 
+    /* cudaFree accepts stream-ordered allocations (it synchronizes first) */
+    void *y = NULL;
+    CK(cudaMallocAsync(&y, 1 << 16, s));
+    CK(cudaMemsetAsync(y, 1, 1 << 16, s));
+    CK(cudaFree(y));
+    CK(cudaStreamSynchronize(s));
+
     /* default pool and attributes */
     cudaMemPool_t def = NULL, cur = NULL;
     CK(cudaDeviceGetDefaultMemPool(&def, 0));
