@@ -9,6 +9,7 @@
 #include "npu_runtime/kernel/exec_internal.h"
 #include "check.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -363,6 +364,63 @@ static void t_stack(npu_tctx_t *t, const uint8_t *p)
     t->b->rt->bar_sync(t, 0, 0);
     int *out = P(int *, p, 0);
     out[t->linear] = buf[512 * 3] == (char)(512 * 3);
+}
+
+/* ------------------------------------------------- concurrent grids, nesting ---- */
+static _Atomic int conc_bad;
+
+static void *conc_thread(void *arg)
+{
+    int id = (int)(intptr_t)arg;
+    for (int it = 0; it < 30; it++) {
+        if ((it + id) % 2 == 0) {
+            int n = 5000 + id * 101 + it;
+            float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *c = calloc(n, sizeof *c);
+            for (int i = 0; i < n; i++) { a[i] = (float)(i + id); b[i] = (float)it; }
+            uint8_t params[32];
+            memcpy(params, &a, 8); memcpy(params + 8, &b, 8); memcpy(params + 16, &c, 8);
+            memcpy(params + 24, &n, 4);
+            npu_kfunc_t k = kblock("vadd", k_vadd);
+            if (run(&k, (n + 63) / 64, 1, 1, 64, 1, 1, 0, params) != NPU_OK)
+                atomic_fetch_add(&conc_bad, 1);
+            for (int i = 0; i < n; i++)
+                if (c[i] != (float)(i + id + it)) { atomic_fetch_add(&conc_bad, 1); break; }
+            free(a); free(b); free(c);
+        } else {
+            uint32_t nt = 96, nb = 17;
+            float *in = malloc(nt * nb * sizeof *in), *out = calloc(nb, sizeof *out);
+            for (uint32_t i = 0; i < nt * nb; i++)
+                in[i] = (float)((i + (uint32_t)id) % 13);
+            uint8_t params[16];
+            memcpy(params, &in, 8); memcpy(params + 8, &out, 8);
+            npu_kfunc_t k = kthread("reduce", t_reduce, 0);
+            if (run(&k, nb, 1, 1, nt, 1, 1, nt * sizeof(float), params) != NPU_OK)
+                atomic_fetch_add(&conc_bad, 1);
+            for (uint32_t b = 0; b < nb; b++) {
+                float ref = 0;
+                for (uint32_t i = 0; i < nt; i++)
+                    ref += in[b * nt + i];
+                if (out[b] != ref) { atomic_fetch_add(&conc_bad, 1); break; }
+            }
+            free(in); free(out);
+        }
+    }
+    return NULL;
+}
+
+/* a kernel that runs a grid itself (a native-override fallback does this) */
+static void k_nested(npu_bctx_t *b, const uint8_t *p)
+{
+    int *out = P(int *, p, 0);
+    int n = 300;
+    float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y), *z = calloc(n, sizeof *z);
+    for (int i = 0; i < n; i++) { x[i] = (float)i; y[i] = 1; }
+    uint8_t params[32];
+    memcpy(params, &x, 8); memcpy(params + 8, &y, 8); memcpy(params + 16, &z, 8);
+    memcpy(params + 24, &n, 4);
+    npu_kfunc_t k = kblock("vadd_inner", k_vadd);
+    out[b->ctaid[0]] = run(&k, 10, 1, 1, 32, 1, 1, 0, params) == NPU_OK && z[n - 1] == (float)n;
+    free(x); free(y); free(z);
 }
 
 int main(void)
@@ -727,6 +785,24 @@ int main(void)
             bad += out[i] != 1;
         CHECK_EQ(bad, 0);
         free(out);
+    }
+    /* --- several host threads run grids at the same time (streams do) --- */
+    {
+        pthread_t th[3];
+        for (int i = 0; i < 3; i++)
+            pthread_create(&th[i], NULL, conc_thread, (void *)(intptr_t)i);
+        for (int i = 0; i < 3; i++)
+            pthread_join(th[i], NULL);
+        CHECK_EQ(atomic_load(&conc_bad), 0);
+    }
+    /* --- a grid launched from inside a block --- */
+    {
+        int out[4] = { 0 }, *po = out;
+        uint8_t params[8];
+        memcpy(params, &po, 8);
+        npu_kfunc_t k = kblock("nested", k_nested);
+        CHECK_EQ(run(&k, 4, 1, 1, 1, 1, 1, 0, params), NPU_OK);
+        CHECK(out[0] == 1 && out[1] == 1 && out[2] == 1 && out[3] == 1);
     }
     /* --- bad inputs to npu_exec_grid --- */
     {
