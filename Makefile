@@ -20,6 +20,7 @@ OBJ      := $(B)/obj
 LIBDIR   := $(B)/lib
 GEN      := $(B)/gen
 
+comma    := ,
 WARN     := -Wall -Wextra -Wno-unused-parameter
 CFLAGS   ?= -O2 -g
 BASEFLAGS := $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -pthread -D_GNU_SOURCE -I. \
@@ -38,9 +39,9 @@ STUB_OBJ := $(OBJ)/gen/unsupported.o
 
 MAINLIB  := $(LIBDIR)/libtransfer_to_npu.so
 RTLIB    := $(B)/libnpu_runtime.a
-# drop-in soname : version node : symbol list
+# drop-in soname : version node : symbol list (cudart12.syms = cudart.syms + CUDA 12-only names)
 DROPINS  := libcudart.so.13:libcudart.so.13:interpose/cudart/cudart.syms \
-            libcudart.so.12:libcudart.so.12:interpose/cudart/cudart.syms \
+            libcudart.so.12:libcudart.so.12:interpose/cudart/cudart12.syms \
             libcuda.so.1::interpose/driver/cuda.syms \
             libcublas.so.13:libcublas.so.13:interpose/cublas/cublas.syms \
             libcublas.so.12:libcublas.so.12:interpose/cublas/cublas.syms \
@@ -84,7 +85,7 @@ define DROPIN_RULE
 $(LIBDIR)/$(1): $(MAINLIB) $(3) scripts/gen_dropin.py
 	$(PYTHON) scripts/gen_dropin.py --soname $(1) --node '$(2)' --syms $(3) --out $(GEN)/$(1)
 	$(CC) -shared -o $$@ $(GEN)/$(1).c -Wl,-soname,$(1) \
-	    $$(if $(2),-Wl,--version-script=$(GEN)/$(1).map) -ldl
+	    $$(if $(2),-Wl$(comma)--version-script=$(GEN)/$(1).map) -ldl
 endef
 $(foreach d,$(DROPINS),$(eval $(call DROPIN_RULE,$(word 1,$(subst :, ,$(d))),$(word 2,$(subst :, ,$(d))),$(word 3,$(subst :, ,$(d))))))
 
