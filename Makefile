@@ -85,7 +85,7 @@ define DROPIN_RULE
 $(LIBDIR)/$(1): $(MAINLIB) $(3) scripts/gen_dropin.py
 	$(PYTHON) scripts/gen_dropin.py --soname $(1) --node '$(2)' --syms $(3) --out $(GEN)/$(1)
 	$(CC) -shared -o $$@ $(GEN)/$(1).c -Wl,-soname,$(1) \
-	    $$(if $(2),-Wl$(comma)--version-script=$(GEN)/$(1).map) -ldl
+	    $(if $(2),-Wl$(comma)--version-script=$(GEN)/$(1).map) -ldl
 endef
 $(foreach d,$(DROPINS),$(eval $(call DROPIN_RULE,$(word 1,$(subst :, ,$(d))),$(word 2,$(subst :, ,$(d))),$(word 3,$(subst :, ,$(d))))))
 
