@@ -751,6 +751,16 @@ static void emit_mul(emit_t *E, const ptx_insn_t *in, int mad)
     if (!is_int(t)) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
     int sg = t.c == 's';
     const char *a = A(1, t), *b = A(2, t);
+    if (!strcmp(in->mods[0], "mul24") || !strcmp(in->mods[0], "mad24")) {
+        if (t.sz != 4 || has(in, "cc")) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+        /* 24-bit operands (sign-extended for .s32), 48-bit product: .lo = bits 31..0, .hi = 47..16 */
+        const char *ext = sg ? "(int64_t)((int32_t)((uint32_t)%s << 8) >> 8)" : "(int64_t)(%s & 0xffffffu)";
+        const char *p = S(E, "((uint64_t)(%s * %s))", S(E, ext, A(1, TY('u', 4))), S(E, ext, A(2, TY('u', 4))));
+        const char *x = has(in, "hi") ? S(E, "(uint32_t)(%s >> 16)", p) : S(E, "(uint32_t)%s", p);
+        if (mad) x = S(E, "(uint32_t)(%s + %s)", x, A(3, TY('u', 4)));
+        wr(E, in, &in->ops[0], TY('u', 4), x);
+        return;
+    }
     int n = t.sz * 8;
     const char *wide_s = t.sz == 8 ? "s128_t" : st_name(t.sz * 2);
     const char *wide_u = t.sz == 8 ? "u128_t" : ut_name(t.sz * 2);
@@ -763,18 +773,12 @@ static void emit_mul(emit_t *E, const ptx_insn_t *in, int mad)
         wr(E, in, &in->ops[0], TY('u', wt.sz), x);
         return;
     }
-    if (has(in, "hi")) {
-        const char *x = S(E, "((%s)(((%s)%s * (%s)%s) >> %d))", ut(t), W, a, W, b, n);
-        if (mad) {
-            if (has(in, "cc") || !strcmp(in->mods[0], "madc")) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
-            x = S(E, "((%s)(%s + %s))", ut(t), x, A(3, TY('u', t.sz)));
-        }
-        wr(E, in, &in->ops[0], TY('u', t.sz), x);
-        return;
-    }
-    /* .lo (or mul24 treated as .lo of full product when the inputs fit 24 bits) */
     ty_t u = TY('u', t.sz);
-    const char *x = S(E, "((%s)((%s)%s * (%s)%s))", ut(u), ut(u), A(1, u), ut(u), A(2, u));
+    const char *x;
+    if (has(in, "hi"))
+        x = S(E, "((%s)(((%s)%s * (%s)%s) >> %d))", ut(t), W, a, W, b, n);
+    else    /* .lo (mul24/mad24: the .lo product of the full inputs) */
+        x = S(E, "((%s)((%s)%s * (%s)%s))", ut(u), ut(u), A(1, u), ut(u), A(2, u));
     if (!mad) { wr(E, in, &in->ops[0], u, x); return; }
     int cc = has(in, "cc"), ci = !strcmp(in->mods[0], "madc");
     if (!cc && !ci) { wr(E, in, &in->ops[0], u, S(E, "((%s)(%s + %s))", ut(u), x, A(3, u))); return; }
