@@ -1,0 +1,121 @@
+/*
+ * driver_proc.c - cuGetProcAddress / cuGetProcAddress_v2 and cuGetExportTable.
+ *
+ * A statically linked cudart (the nvcc default) and the CUDA Python bindings reach the driver
+ * only through cuGetProcAddress_v2(name, &fn, cudaVersion, flags, &status), with the base
+ * name ("cuMemAlloc") and the CUDA version they were built for. Resolution is two tables:
+ *   driver_versions.def  (name, ABI version, flavour) -> exported symbol, from cudaTypedefs.h
+ *   driver_api.def       exported symbols we implement -> address
+ * The newest ABI not newer than cudaVersion wins; CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM
+ * picks the _ptsz/_ptds flavour where one exists (functions without stream semantics have
+ * none and resolve to their plain symbol). CU_GET_PROC_ADDRESS_DEFAULT means the legacy
+ * stream: the driver cannot know how the caller was compiled.
+ *
+ * A name whose only ABIs are newer than cudaVersion answers VERSION_NOT_SUFFICIENT; a name
+ * CUDA has but we do not implement answers SYMBOL_NOT_FOUND (and CUDA_ERROR_NOT_FOUND), so
+ * feature probes (VMM, tensor maps, graphs) take their fallback paths instead of receiving a
+ * function that can only fail. Lookups are a linear scan of ~640 rows: cudart resolves each
+ * name once at start-up, so a hash would save nothing measurable.
+ *
+ * cuGetExportTable serves NVIDIA's private interfaces (undocumented UUID-keyed tables); none
+ * exists here, so it returns CUDA_ERROR_NOT_SUPPORTED. NVRTC calls it when a libcuda.so.1 is
+ * loaded and carries on without the table (tests/cuda/nvrtc_*.cu).
+ */
+#include "interpose/driver/driver_internal.h"
+
+#include <string.h>
+
+typedef struct ver_row {
+    const char *name;
+    int version;
+    int per_thread;
+    const char *symbol;
+} ver_row_t;
+
+static const ver_row_t ver_rows[] = {
+#define DRV_VERSION(name, version, pt, symbol) { #name, version, pt, #symbol },
+#include "interpose/driver/driver_versions.def"
+#undef DRV_VERSION
+};
+
+typedef struct api_row {
+    const char *symbol;
+    void *fn;
+} api_row_t;
+
+static const api_row_t api_rows[] = {
+#define DRV(symbol) { #symbol, (void *)&symbol },
+#include "interpose/driver/driver_api.def"
+#undef DRV
+};
+
+static void *implemented(const char *symbol)
+{
+    for (size_t i = 0; i < sizeof api_rows / sizeof api_rows[0]; i++)
+        if (strcmp(api_rows[i].symbol, symbol) == 0)
+            return api_rows[i].fn;
+    return NULL;
+}
+
+static CUresult proc_address(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags,
+                             CUdriverProcAddressQueryResult *status)
+{
+    CUdriverProcAddressQueryResult qs = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    CUresult r = CUDA_ERROR_NOT_FOUND;
+    if (!symbol || !pfn ||
+        (flags & ~(cuuint64_t)(CU_GET_PROC_ADDRESS_LEGACY_STREAM |
+                               CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM))) {
+        if (pfn)
+            *pfn = NULL;
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    *pfn = NULL;
+    int want_pt = (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) != 0;
+    int known = 0, has_pt = 0;
+    for (size_t i = 0; i < sizeof ver_rows / sizeof ver_rows[0]; i++)
+        if (strcmp(ver_rows[i].name, symbol) == 0) {
+            known = 1;
+            has_pt |= ver_rows[i].per_thread;
+        }
+    if (known) {
+        int flavour = want_pt && has_pt;
+        const ver_row_t *best = NULL;
+        for (size_t i = 0; i < sizeof ver_rows / sizeof ver_rows[0]; i++) {
+            const ver_row_t *v = &ver_rows[i];
+            if (v->per_thread == flavour && v->version <= cudaVersion &&
+                strcmp(v->name, symbol) == 0 && (!best || v->version > best->version))
+                best = v;
+        }
+        if (!best) {
+            qs = CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT;
+        } else if ((*pfn = implemented(best->symbol)) != NULL) {
+            qs = CU_GET_PROC_ADDRESS_SUCCESS;
+            r = CUDA_SUCCESS;
+        } else {
+            NPU_DEBUG("cuGetProcAddress: %s (%s) is not implemented", symbol, best->symbol);
+        }
+    }
+    if (status)
+        *status = qs;
+    return r;
+}
+
+NPU_EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion,
+                                        cuuint64_t flags, CUdriverProcAddressQueryResult *symbolStatus)
+{
+    return proc_address(symbol, pfn, cudaVersion, flags, symbolStatus);
+}
+
+NPU_EXPORT CUresult cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags)
+{
+    return proc_address(symbol, pfn, cudaVersion, flags, NULL);
+}
+
+NPU_EXPORT CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId)
+{
+    if (ppExportTable)
+        *ppExportTable = NULL;
+    if (!ppExportTable || !pExportTableId)
+        return CUDA_ERROR_INVALID_VALUE;
+    return CUDA_ERROR_NOT_SUPPORTED;
+}
