@@ -3,6 +3,7 @@
 //   sgemm M=N=K 256, 1024, 2048, 4096     cublasSgemm vs cblas_sgemm          (target >= 0.95 at >= 1024)
 //   GemmEx fp16 in, fp32 compute/out 2048 cublasGemmEx vs cblas_sgemm (fp32)  (target >= 0.8)
 //   strided batched 64 x 256^3            cublasSgemmStridedBatched vs a loop of cblas_sgemm (target >= 0.9)
+//   per-call cost of a 4x4x4 cublasSgemm (async submit, then one sync) vs cblas_sgemm  (target < 3 us)
 // Each side is timed alternately, best of several trials (the machine is shared and noisy).
 // Ratio = our GFLOP/s / reference GFLOP/s.
 #include <cuda_runtime.h>
@@ -129,6 +130,29 @@ int main(int argc, char **argv)
         }
         report("sgemm_strided_batched_64x256", 2.0 * n * n * n * batch, best_o, best_r, ">= 0.9");
         cudaFree(dA); cudaFree(dB); cudaFree(dC);
+    }
+    // per-call overhead: tiny gemms, submitted asynchronously, one sync at the end
+    {
+        float *d, hA[48] = { 0 }, hC[16];
+        CK(cudaMalloc((void **)&d, 48 * 4));
+        CK(cudaMemset(d, 0, 48 * 4));
+        const int N = 20000;
+        double best_o = 1e9, best_r = 1e9;
+        for (int t = 0; t < 3; t++) {
+            double t0 = now();
+            for (int i = 0; i < N; i++)
+                CK(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &one, d, 4, d + 16, 4, &zero, d + 32, 4));
+            CK(cudaDeviceSynchronize());
+            double t1 = now();
+            for (int i = 0; i < N; i++)
+                cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, 4, 4, 4, 1, hA, 4, hA + 16, 4, 0, hC, 4);
+            double t2 = now();
+            if ((t1 - t0) / N < best_o) best_o = (t1 - t0) / N;
+            if ((t2 - t1) / N < best_r) best_r = (t2 - t1) / N;
+        }
+        printf("BENCH sgemm_4x4_call: %.2f us vs %.2f us (OpenBLAS direct) ratio %.3f (target ours < 3 us per call)\n",
+               best_o * 1e6, best_r * 1e6, best_r / best_o);
+        cudaFree(d);
     }
     CK(cublasDestroy(h));
     return 0;

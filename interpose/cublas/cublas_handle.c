@@ -4,7 +4,8 @@
  *
  * The registry is a uthash set of live handle pointers under one mutex, so a destroyed or
  * garbage handle is detected without dereferencing it (CUBLAS_STATUS_NOT_INITIALIZED).
- * Measured cost of the check on this VM: ~25 ns per call (uncontended mutex + hash).
+ * Measured on this VM: cublasGetPointerMode (check + read) costs 16 ns; a whole async
+ * 4x4x4 cublasSgemm call (check, malloc'ed work item, submit) 0.3-0.5 us.
  */
 #include "cublas_internal.h"
 
