@@ -26,6 +26,24 @@ static npu_status_t gemm_run(void *arg)
     return npu_cube_gemm_run(&w->g);
 }
 
+/* Operands of a strided (non pointer-array) gemm stay inside their allocations. */
+static int gemm_ranges_ok(const npu_cube_gemm_t *g)
+{
+    const npu_cube_gemm_t *x = g;
+    int64_t ar = x->opa == NPU_OP_N ? x->m : x->k, ac = x->opa == NPU_OP_N ? x->k : x->m;
+    int64_t br = x->opb == NPU_OP_N ? x->k : x->n, bc = x->opb == NPU_OP_N ? x->n : x->k;
+    int use_ab = x->k > 0 && (x->alpha[0] != 0 || x->alpha[1] != 0);
+    int use_c = x->beta[0] != 0 || x->beta[1] != 0;
+    if (x->a_array || x->b_array || x->c_array || x->d_array)
+        return 1;                 /* pointer arrays are device data, read when the work runs */
+    return (!use_ab || (blas_range_ok(x->a, ar, ac, x->lda, x->stride_a, x->batch, npu_dtype_size(x->atype)) &&
+                        blas_range_ok(x->b, br, bc, x->ldb, x->stride_b, x->batch, npu_dtype_size(x->btype)))) &&
+           (!use_c || blas_range_ok(x->c, x->m, x->n, x->ldc, x->stride_c, x->batch, npu_dtype_size(x->ctype))) &&
+           blas_range_ok(x->d, x->m, x->n, x->ldd, x->stride_d, x->batch, npu_dtype_size(x->dtype)) &&
+           (!(x->epilogue & NPU_CUBE_EPI_BIAS) || blas_range_ok(x->bias, x->bias_per_col ? x->n : x->m, 1, 1,
+                                                                x->bias_stride, x->batch, npu_dtype_size(x->bias_type)));
+}
+
 cublasStatus_t blas_gemm_submit(npu_stream_t *s, const blas_gemm_work_t *w)
 {
     /* validate with placeholder scalars: a device scalar may be anything at run time */
@@ -39,6 +57,8 @@ cublasStatus_t blas_gemm_submit(npu_stream_t *s, const blas_gemm_work_t *w)
         return st == NPU_ENOTSUP ? CUBLAS_STATUS_NOT_SUPPORTED : CUBLAS_STATUS_INVALID_VALUE;
     if (w->g.m == 0 || w->g.n == 0 || w->g.batch == 0)
         return CUBLAS_STATUS_SUCCESS;
+    if (!gemm_ranges_ok(&chk))
+        return CUBLAS_STATUS_INVALID_VALUE;
     if (!s)
         return CUBLAS_STATUS_INVALID_VALUE;
     blas_gemm_work_t *copy = malloc(sizeof *copy);
@@ -333,7 +353,10 @@ static cublasStatus_t geam_common(cublasHandle_t h, cublasOperation_t ta, cublas
     int dev = h->pmode == CUBLAS_POINTER_MODE_DEVICE;
     blas_scalar_capture(&w->alpha, dev, alpha, t);
     blas_scalar_capture(&w->beta, dev, beta, t);
-    if (!C || (!A && (dev || !blas_scalar_is_zero(&w->alpha))) || (!B && (dev || !blas_scalar_is_zero(&w->beta)))) {
+    if (!C || (!A && (dev || !blas_scalar_is_zero(&w->alpha))) || (!B && (dev || !blas_scalar_is_zero(&w->beta))) ||
+        !blas_range_ok(A, ra, ta == CUBLAS_OP_N ? n : m, lda, 0, 1, npu_dtype_size(t)) ||
+        !blas_range_ok(B, rb, tb == CUBLAS_OP_N ? n : m, ldb, 0, 1, npu_dtype_size(t)) ||
+        !blas_range_ok(C, m, n, ldc, 0, 1, npu_dtype_size(t))) {
         free(w);
         return CUBLAS_STATUS_INVALID_VALUE;
     }
@@ -350,7 +373,9 @@ static cublasStatus_t dgmm_common(cublasHandle_t h, cublasSideMode_t side, int64
         return CUBLAS_STATUS_INVALID_VALUE;
     if (m == 0 || n == 0)
         return CUBLAS_STATUS_SUCCESS;
-    if (!A || !x || !C)
+    if (!A || !x || !C || !blas_range_ok(A, m, n, lda, 0, 1, npu_dtype_size(t)) ||
+        !blas_range_ok(C, m, n, ldc, 0, 1, npu_dtype_size(t)) ||
+        !blas_vec_ok(x, side == CUBLAS_SIDE_RIGHT ? n : m, incx, npu_dtype_size(t)))
         return CUBLAS_STATUS_INVALID_VALUE;
     ew_work_t *w = calloc(1, sizeof *w);
     if (!w)

@@ -106,6 +106,19 @@ void blas_scalar_resolve(blas_scalar_t *s)
     }
 }
 
+int blas_range_ok(const void *p, int64_t rows, int64_t cols, int64_t ld, int64_t stride,
+                  int64_t batch, size_t es)
+{
+    if (!p || rows <= 0 || cols <= 0 || batch <= 0 || stride < 0 || ld < 0)
+        return 1;
+    /* elements from the first to one past the last: (cols-1)*ld + rows, plus the batches */
+    uint64_t elems = (uint64_t)(cols - 1) * (uint64_t)ld + (uint64_t)rows;
+    elems += (uint64_t)(batch - 1) * (uint64_t)stride;
+    if (elems > (uint64_t)INT64_MAX / 16)
+        return 0;
+    return npu_mem_check_range(p, (size_t)elems * es) == NPU_OK;
+}
+
 npu_stream_t *blas_stream(cublasHandle_t h)
 {
     int cur = npu_device_current();
@@ -388,6 +401,9 @@ static cublasStatus_t copy_submit(int64_t rows, int64_t cols, int64_t elem, cons
     if (rows == 0 || cols == 0)
         return CUBLAS_STATUS_SUCCESS;
     if (!src || !dst)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (!blas_range_ok(src, rows, cols, lds, 0, 1, (size_t)elem) ||
+        !blas_range_ok(dst, rows, cols, ldd, 0, 1, (size_t)elem))
         return CUBLAS_STATUS_INVALID_VALUE;
     npu_stream_t *s = shim_stream(stream, 0);
     if (!s)

@@ -64,6 +64,18 @@ cublasStatus_t blas_submit(npu_stream_t *s, npu_work_fn fn, void *arg);
 /* Waits for s (results written to host memory); maps an async error. */
 cublasStatus_t blas_wait(npu_stream_t *s);
 
+/* 1 when the operand (rows x cols, ld, batch entries stride elements apart, es bytes per
+ * element) lies inside one live allocation, or in memory the runtime does not manage (plain
+ * host memory passes, as the emulation shares one address space); 0 when it would run past
+ * the end of a device allocation. Nothing to check for NULL or empty operands. */
+int blas_range_ok(const void *p, int64_t rows, int64_t cols, int64_t ld, int64_t stride,
+                  int64_t batch, size_t es);
+/* Same for a vector of n elements with increment inc. */
+static inline int blas_vec_ok(const void *p, int64_t n, int64_t inc, size_t es)
+{
+    return n <= 0 || blas_range_ok(p, 1, n, inc < 0 ? -inc : inc, 0, 1, es);
+}
+
 /* A gemm work item: cube descriptor plus scalars that may live in device memory. */
 typedef struct blas_gemm_work {
     npu_cube_gemm_t g;

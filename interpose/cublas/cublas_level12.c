@@ -254,6 +254,8 @@ static cublasStatus_t reduce_common(cublasHandle_t h, int op, npu_dtype_t t, npu
     }
     if (!x || ((op == OP_DOT || op == OP_DOTC) && (!y || incx == 0 || incy == 0)))
         return CUBLAS_STATUS_INVALID_VALUE;
+    if (!blas_vec_ok(x, n, incx, npu_dtype_size(t)) || (y && !blas_vec_ok(y, n, incy, npu_dtype_size(t))))
+        return CUBLAS_STATUS_INVALID_VALUE;
     return l12_submit(h, &w);
 }
 
@@ -271,6 +273,8 @@ static cublasStatus_t vec2_common(cublasHandle_t h, int op, npu_dtype_t t, int64
     if (op == OP_ROT && !s2)
         return CUBLAS_STATUS_INVALID_VALUE;
     if (!y || (op != OP_SCAL && !x))
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (!blas_vec_ok(y, n, incy, npu_dtype_size(t)) || (x && !blas_vec_ok(x, n, incx, npu_dtype_size(t))))
         return CUBLAS_STATUS_INVALID_VALUE;
     l12_work_t w;
     memset(&w, 0, sizeof w);
@@ -396,7 +400,9 @@ static cublasStatus_t gemv_common(cublasHandle_t h, cublasOperation_t tr, int64_
         return CUBLAS_STATUS_NOT_SUPPORTED;
     if (m == 0 || n == 0)
         return CUBLAS_STATUS_SUCCESS;
-    if (!A || !x || !y)
+    if (!A || !x || !y || !blas_range_ok(A, m, n, lda, 0, 1, npu_dtype_size(t)) ||
+        !blas_vec_ok(x, tr == CUBLAS_OP_N ? n : m, incx, npu_dtype_size(t)) ||
+        !blas_vec_ok(y, tr == CUBLAS_OP_N ? m : n, incy, npu_dtype_size(t)))
         return CUBLAS_STATUS_INVALID_VALUE;
     l12_work_t w;
     memset(&w, 0, sizeof w);
@@ -419,7 +425,8 @@ static cublasStatus_t ger_common(cublasHandle_t h, int op, int64_t m, int64_t n,
         return CUBLAS_STATUS_NOT_SUPPORTED;
     if (m == 0 || n == 0)
         return CUBLAS_STATUS_SUCCESS;
-    if (!A || !x || !y)
+    if (!A || !x || !y || !blas_range_ok(A, m, n, lda, 0, 1, npu_dtype_size(t)) ||
+        !blas_vec_ok(x, m, incx, npu_dtype_size(t)) || !blas_vec_ok(y, n, incy, npu_dtype_size(t)))
         return CUBLAS_STATUS_INVALID_VALUE;
     l12_work_t w;
     memset(&w, 0, sizeof w);
@@ -445,7 +452,8 @@ static cublasStatus_t trsm_common(cublasHandle_t h, cublasSideMode_t side, cubla
         return CUBLAS_STATUS_NOT_SUPPORTED;
     if (m == 0 || n == 0)
         return CUBLAS_STATUS_SUCCESS;
-    if (!A || !B)
+    if (!A || !B || !blas_range_ok(A, ka, ka, lda, 0, 1, npu_dtype_size(t)) ||
+        !blas_range_ok(B, m, n, ldb, 0, 1, npu_dtype_size(t)))
         return CUBLAS_STATUS_INVALID_VALUE;
     l12_work_t w;
     memset(&w, 0, sizeof w);

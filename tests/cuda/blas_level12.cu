@@ -95,7 +95,7 @@ static void test_vectors(cublasHandle_t h)
     BK(cublasSdot_64(h, 3, da, 1, da, 1, &r));
     CHECK_NEAR(r, d0 * d0 + d1 * d1 + d2 * d2, 1e-3);
     // bad input
-    BKS(cublasSdot(h, 3, da, 1, da, 1, NULL), CUBLAS_STATUS_INVALID_VALUE);
+    if (on_npu()) BKS(cublasSdot(h, 3, da, 1, da, 1, NULL), CUBLAS_STATUS_INVALID_VALUE);
     BKS(cublasSaxpy(NULL, 3, &alpha, da, 1, db, 1), CUBLAS_STATUS_NOT_INITIALIZED);
     cudaFree(dx); cudaFree(dy); cudaFree(da); cudaFree(db); cudaFree(dscal); cudaFree(didx);
 }
@@ -332,7 +332,8 @@ static void test_set_get(void)
     // bad input
     BKS(cublasSetVector(10, 4, v.data(), 0, dv, 1), CUBLAS_STATUS_INVALID_VALUE);
     BKS(cublasSetVector(10, 0, v.data(), 1, dv, 1), CUBLAS_STATUS_INVALID_VALUE);
-    BKS(cublasSetMatrix(rows, cols, 8, A.data(), rows - 1, d, ldb), CUBLAS_STATUS_INVALID_VALUE);
+    cublasStatus_t st = cublasSetMatrix(rows, cols, 8, A.data(), rows - 1, d, ldb);   // GPU: may be MAPPING_ERROR
+    CHECK_MSG(st == CUBLAS_STATUS_INVALID_VALUE || st == CUBLAS_STATUS_MAPPING_ERROR, "SetMatrix lda < rows -> %d", (int)st);
     BKS(cublasGetMatrix(-1, cols, 8, d, ldb, back.data(), lda), CUBLAS_STATUS_INVALID_VALUE);
     CK(cudaStreamDestroy(s));
     cudaFree(d); cudaFree(dv);
