@@ -29,7 +29,8 @@ int main(void)
     v[77] = 42;
     CK(cudaMemcpy(dv, v, sizeof v, cudaMemcpyHostToDevice));
     checked<<<2, 128>>>(dv, dout, 256);
-    CHECK_EQ(cudaGetLastError(), cudaSuccess);           /* the launch itself is fine */
+    cudaError_t le = cudaGetLastError();                 /* the launch is valid; may already see the fault */
+    CHECK_MSG(le == cudaSuccess || le == cudaErrorAssert, "launch: %s", cudaGetErrorName(le));
     cudaError_t e = cudaDeviceSynchronize();
     CHECK_MSG(e == cudaErrorAssert, "sync returned %s", cudaGetErrorName(e));
     e = cudaDeviceSynchronize();

@@ -1,5 +1,5 @@
 // cudaFuncGetAttributes: maxThreadsPerBlock honours __launch_bounds__ (128) and is 1024 without;
-// sharedSizeBytes reports the static __shared__ bytes (4096 + 1024); ptxVersion > 0; maxDynamicSharedSizeBytes
+// sharedSizeBytes reports the static __shared__ bytes (4096 + 1024); ptxVersion = the PTX's target arch; maxDynamicSharedSizeBytes
 // tracks cudaFuncSetAttribute; an invalid function pointer is rejected with cudaErrorInvalidDeviceFunction.
 // Then occupancy: cudaOccupancyMaxActiveBlocksPerMultiprocessor > 0 and bounded by the SM limits,
 // 0 when the dynamic shared memory cannot fit; cudaOccupancyMaxPotentialBlockSize returns a block
@@ -23,6 +23,11 @@ int main(void)
     CK(cudaFuncGetAttributes(&a, bounded));
     CHECK_EQ(a.maxThreadsPerBlock, 128);
     CHECK(a.ptxVersion > 0);
+#if defined(__CUDA_ARCH_LIST__) && __CUDA_ARCH_LIST__ < 1000
+    /* ptxVersion is the virtual architecture the PTX targets (compute_75 -> 75), not the PTX ISA
+       version; CUB compares ptxVersion * 10 with __CUDA_ARCH_LIST__ to pick its kernels */
+    CHECK_EQ(a.ptxVersion, __CUDA_ARCH_LIST__ / 10);
+#endif
     CK(cudaFuncGetAttributes(&a, plain));
     CHECK_EQ(a.maxThreadsPerBlock, 1024);
     CHECK_EQ(a.sharedSizeBytes, 0);

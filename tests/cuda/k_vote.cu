@@ -1,6 +1,6 @@
 // Warp votes: __ballot_sync, __all_sync, __any_sync with the full mask and in a partial warp
 // (block of 50), vote.sync.uni via inline PTX with the mask from __activemask(), __activemask inside
-// a divergent branch (a subset of the branch's lanes containing the caller), __syncwarp(mask)
+// a divergent branch (a subset of the lanes that took the branch, containing the caller), __syncwarp(mask)
 // ordering shared-memory writes between lanes, and __popc of a ballot.
 #include "k_util.h"
 
@@ -24,7 +24,7 @@ __global__ void vote(const int *in, unsigned *o)
                  : "=r"(uni), "=r"(uni2) : "r"(v & 1), "r"(am), "r"(w));
     r[5] = (unsigned)uni | ((unsigned)uni2 << 1);
     r[6] = 0;
-    if (v & 1) { unsigned b = __activemask(); r[6] = ((b >> lane) & 1) && (b & ~mask) == 0; }
+    if (v & 1) r[6] = __activemask();                 /* only lanes that took this branch can be active here */
     sh[t] = v * 2;
     __syncwarp(mask);
     r[7] = (unsigned)sh[w * 32 + (lane + 1) % nwl];
@@ -57,7 +57,10 @@ int main(void)
             CHECK_EQ(r[5] & 2, 2u);                                 /* warp index is uniform */
             if (allsame) CHECK_EQ(r[5] & 1, 1u);
             /* bit 0 of r[5] for a non-uniform predicate is only defined when the mask covers the warp */
-            if (in[base + l] & 1) CHECK_EQ(r[6], 1u); else CHECK_EQ(r[6], 0u);
+            if (in[base + l] & 1) {
+                unsigned odd = 0; for (int k = 0; k < nwl; k++) if (in[base + k] & 1) odd |= 1u << k;
+                CHECK_MSG(((r[6] >> l) & 1) && (r[6] & ~odd) == 0, "lane %d: activemask %08x in a branch of lanes %08x", base + l, r[6], odd);
+            } else CHECK_EQ(r[6], 0u);
             CHECK_EQ(r[7], (unsigned)(2 * in[base + (l + 1) % nwl]));
         }
     }
