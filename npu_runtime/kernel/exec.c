@@ -107,6 +107,7 @@ typedef struct exec_fiber {
     uint32_t mask, b, c;
     uint64_t val;
     uint32_t result, pred;
+    uintptr_t site;             /* activemask call site */
     int bar_op;
     struct exec_fiber *bar_next;
 } exec_fiber_t;
@@ -114,6 +115,8 @@ typedef struct exec_fiber {
 typedef struct exec_warp {
     uint32_t arrived;           /* lanes blocked in a warp collective */
     uint32_t exited;            /* exited lanes and lanes past the end of the block */
+    uint32_t blocked;           /* lanes suspended anywhere (collective, barrier, activemask) */
+    uint32_t am_pending;        /* lanes waiting in activemask */
 } exec_warp_t;
 
 typedef struct exec_bar {
@@ -326,6 +329,7 @@ static inline void rq_push(exec_worker_t *w, exec_fiber_t *f)
 {
     f->state = FB_RUNNABLE;
     f->wait = WAIT_NONE;
+    w->warps[f->t.warp].blocked &= ~(1u << f->t.lane);
     w->runq[w->rq_tail++ % EXEC_MAX_THREADS] = (uint32_t)(f - w->fibers);
 }
 
@@ -346,10 +350,16 @@ static inline void fiber_leave(exec_worker_t *w, exec_fiber_t *f)
     npu_fiber_switch(&f->ctx, &w->sched);
 }
 
+static void am_try(exec_worker_t *w, unsigned warp);
+
 static inline void fiber_block(exec_worker_t *w, exec_fiber_t *f, int wait)
 {
     f->state = FB_BLOCKED;
     f->wait = (uint8_t)wait;
+    exec_warp_t *ws = &w->warps[f->t.warp];
+    ws->blocked |= 1u << f->t.lane;
+    if (ws->am_pending)
+        am_try(w, f->t.warp);
     fiber_leave(w, f);
 }
 
@@ -564,12 +574,52 @@ static uint32_t rt_redux(npu_tctx_t *t, int op, uint32_t v, uint32_t mask)
     return warp_op(t, COLL_REDUX, op, v, 0, 0, mask, NULL);
 }
 
-static uint32_t rt_activemask(npu_tctx_t *t)
+/* activemask: the lanes that are "converged" with the caller. Fibers have no notion of
+ * convergence, so it is approximated by program point: a lane calling activemask waits until
+ * every other live lane of its warp is suspended somewhere (or exited); then the lanes waiting
+ * in activemask at the same call site (return address into the translated code) form one
+ * group and each gets that group's mask. Outside divergent code this is every live lane;
+ * in `if (cond) { m = __activemask(); ... }` it is the lanes that took the branch, which is
+ * what coalesced_threads() and warp-aggregated atomics need. */
+static void am_try(exec_worker_t *w, unsigned warp)
+{
+    exec_warp_t *ws = &w->warps[warp];
+    if (!ws->am_pending || (ws->blocked | ws->exited) != 0xffffffffu)
+        return;
+    exec_fiber_t *base = &w->fibers[warp * 32];
+    while (ws->am_pending) {
+        uintptr_t site = base[__builtin_ctz(ws->am_pending)].site;
+        uint32_t g = 0;
+        for (uint32_t m = ws->am_pending; m; m &= m - 1)
+            if (base[__builtin_ctz(m)].site == site)
+                g |= 1u << __builtin_ctz(m);
+        ws->am_pending &= ~g;
+        for (uint32_t m = g; m; m &= m - 1) {
+            exec_fiber_t *f = &base[__builtin_ctz(m)];
+            f->result = g;
+            if (f == w->cur)
+                ws->blocked &= ~(1u << f->t.lane);
+            else
+                rq_push(w, f);
+        }
+    }
+}
+
+__attribute__((noinline)) static uint32_t rt_activemask(npu_tctx_t *t)
 {
     exec_fiber_t *f = t ? t->exec : NULL;
     if (!f)
         return t ? 1u << (t->lane & 31) : 1u;
-    return ~f->w->warps[t->warp].exited;
+    exec_worker_t *w = f->w;
+    exec_warp_t *ws = &w->warps[t->warp];
+    uint32_t bit = 1u << t->lane;
+    f->site = (uintptr_t)__builtin_return_address(0);
+    ws->am_pending |= bit;
+    ws->blocked |= bit;
+    am_try(w, t->warp);
+    if (ws->am_pending & bit)
+        fiber_block(w, f, WAIT_WARP);
+    return f->result;
 }
 
 /* ----------------------------------------------------------------- barriers ---- */
@@ -771,6 +821,8 @@ static void fiber_exit(exec_worker_t *w, exec_fiber_t *f)
     w->warps[warp].exited |= 1u << f->t.lane;
     w->cur = NULL;      /* the exiting fiber is not resumed by a release below */
     warp_recheck(w, warp);
+    if (w->warps[warp].am_pending)
+        am_try(w, warp);
     for (int i = 0; i < 16; i++) {
         exec_bar_t *bar = &w->bars[i];
         if (bar->arrived && bar->count == 0 && bar_ready(w, bar))
@@ -863,6 +915,8 @@ static void run_threads(exec_worker_t *w, exec_grid_t *g)
     for (unsigned k = 0; k < nwarps; k++) {
         w->warps[k].arrived = 0;
         w->warps[k].exited = 0;
+        w->warps[k].blocked = 0;
+        w->warps[k].am_pending = 0;
     }
     if (n & 31)
         w->warps[nwarps - 1].exited = ~((1u << (n & 31)) - 1);

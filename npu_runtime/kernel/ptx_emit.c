@@ -114,6 +114,7 @@ typedef struct emit {
     char **strs; int nstrs, capstrs;         /* temporaries */
     int tmp;                                 /* temp counter */
     int uses_exit;
+    int scopes[256]; int nscopes;            /* open body scopes, innermost last */
 } emit_t;
 
 static const char *S(emit_t *E, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -336,7 +337,16 @@ static sym_t lookup(emit_t *E, const char *name)
     sym_t s;
     memset(&s, 0, sizeof s);
     ptx_func_t *f = E->f;
+    int best = -1, bestpos = -1;
     for (int i = 0; i < f->nlocals; i++) {
+        ptx_var_t *v = &f->locals[i];
+        if (v->space == SP_REG ? !reg_match(v, name) : strcmp(v->name, name)) continue;
+        int pos = -1;
+        for (int k = E->nscopes - 1; k >= 0 && pos < 0; k--)
+            if (E->scopes[k] == v->scope) pos = k;
+        if (pos > bestpos) { bestpos = pos; best = i; }
+    }
+    for (int i = best; i >= 0 && i <= best; i++) {
         ptx_var_t *v = &f->locals[i];
         if (v->space == SP_REG) {
             if (reg_match(v, name)) {
@@ -399,9 +409,12 @@ static const char *sym_addr(emit_t *E, const ptx_insn_t *in, sym_t *s, const cha
         if (s->v->count < 0 || s->v->is_extern) return "((uint64_t)b->dyn_shared_offset)";
         return S(E, "((uint64_t)%uu)", E->shoff[s->idx]);
     case SY_GLOBAL: return S(E, "((uint64_t)(uintptr_t)npu_globals[%d])", s->idx);
-    case SY_FUNC:
-        fail(E, NPU_EPTXUNSUP, in, "address of function %s (function pointers)", name);
+    case SY_FUNC: {
+        ptx_func_t *g = ptx_find_func(E->p, name);
+        if (g && !g->is_decl && !g->is_entry) return S(E, "((uint64_t)(uintptr_t)&%s)", mangle(E, "fn_", name));
+        fail(E, NPU_EPTXUNSUP, in, "address of function %s", name);
         return "0";
+    }
     default:
         fail(E, NPU_EPTX, in, "undefined symbol %s", name);
         return "0";
@@ -934,11 +947,27 @@ static void emit_setp(emit_t *E, const ptx_insn_t *in)
     NEED(3);
     const char *cmp = in->nmods > 1 ? in->mods[1] : "";
     ty_t t = ity(in, 0);
-    if (t.c == 'H' || t.c == 'G') { fail(E, NPU_EPTXUNSUP, in, "%s (packed half comparison)", in->opcode); return; }
-    const char *a = fin(E, in, 1, t), *b = fin(E, in, 2, t), *x;
-    if (cmp_expr(E, in, cmp, t, a, b, &x) != 0) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
     const char *bop = has(in, "and") ? "&&" : has(in, "or") ? "||" : has(in, "xor") ? "^" : NULL;
     const ptx_opnd_t *d = &in->ops[0];
+    if (t.c == 'H' || t.c == 'G') {
+        /* packed: p = low halves compared, q = high halves compared */
+        ty_t h = TY(t.c == 'H' ? 'h' : 'g', 2);
+        const char *a = A(1, TY('u', 4)), *b = A(2, TY('u', 4)), *lo, *hi;
+        if (cmp_expr(E, in, cmp, h, S(E, "(uint16_t)%s", a), S(E, "(uint16_t)%s", b), &lo) != 0 ||
+            cmp_expr(E, in, cmp, h, S(E, "(uint16_t)(%s >> 16)", a), S(E, "(uint16_t)(%s >> 16)", b), &hi) != 0) {
+            fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode);
+            return;
+        }
+        const char *c = bop ? (in->nops >= 4 ? A(3, TY('p', 1)) : "0") : NULL;
+        if (bop) { lo = S(E, "(%s %s %s)", lo, bop, c); hi = S(E, "(%s %s %s)", hi, bop, c); }
+        if (d->kind == OP_REG && d->name2) {
+            if (d->name) wr_name(E, in, d->name, TY('p', 1), lo);
+            wr_name(E, in, d->name2, TY('p', 1), hi);
+        } else wr(E, in, d, TY('p', 1), lo);
+        return;
+    }
+    const char *a = fin(E, in, 1, t), *b = fin(E, in, 2, t), *x;
+    if (cmp_expr(E, in, cmp, t, a, b, &x) != 0) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
     int k = E->tmp++;
     OUT("{ int __c%d = %s; ", k, x);
     const char *c = NULL;
@@ -964,6 +993,28 @@ static void emit_set(emit_t *E, const ptx_insn_t *in)
     ty_t dt = ity(in, 0), st = ity(in, 1);
     if (!st.c) st = dt;
     const char *x;
+    const char *bop0 = has(in, "and") ? "&&" : has(in, "or") ? "||" : has(in, "xor") ? "^" : NULL;
+    const char *cpred = bop0 && in->nops >= 4 ? A(3, TY('p', 1)) : "0";
+    unsigned one = dt.c == 'h' || dt.c == 'H' ? 0x3c00u : dt.c == 'g' || dt.c == 'G' ? 0x3f80u : 0xffffu;
+    if (st.c == 'H' || st.c == 'G') {
+        ty_t h = TY(st.c == 'H' ? 'h' : 'g', 2);
+        const char *a = A(1, TY('u', 4)), *b = A(2, TY('u', 4)), *lo, *hi;
+        if (cmp_expr(E, in, cmp, h, S(E, "(uint16_t)%s", a), S(E, "(uint16_t)%s", b), &lo) != 0 ||
+            cmp_expr(E, in, cmp, h, S(E, "(uint16_t)(%s >> 16)", a), S(E, "(uint16_t)(%s >> 16)", b), &hi) != 0 ||
+            dt.sz != 4) {
+            fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode);
+            return;
+        }
+        if (bop0) { lo = S(E, "(%s %s %s)", lo, bop0, cpred); hi = S(E, "(%s %s %s)", hi, bop0, cpred); }
+        wr(E, in, &in->ops[0], TY('u', 4), S(E, "((%s ? 0x%xu : 0u) | ((%s ? 0x%xu : 0u) << 16))", lo, one, hi, one));
+        return;
+    }
+    if (dt.c == 'h' || dt.c == 'g') {
+        if (cmp_expr(E, in, cmp, st, fin(E, in, 1, st), fin(E, in, 2, st), &x) != 0) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+        if (bop0) x = S(E, "(%s %s %s)", x, bop0, cpred);
+        wr(E, in, &in->ops[0], TY('u', 2), S(E, "(uint16_t)(%s ? 0x%xu : 0u)", x, one));
+        return;
+    }
     if (cmp_expr(E, in, cmp, st, fin(E, in, 1, st), fin(E, in, 2, st), &x) != 0 || (!is_int(dt) && dt.c != 'f')) {
         fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode);
         return;
@@ -1140,7 +1191,29 @@ static void emit_call(emit_t *E, const ptx_insn_t *in)
     }
     if (!callee) { fail(E, NPU_EPTX, in, "call without a target"); return; }
     sym_t cs = lookup(E, callee->name);
-    if (cs.kind == SY_REG) { fail(E, NPU_EPTXUNSUP, in, "indirect call through %s", callee->name); return; }
+    if (cs.kind == SY_REG) {
+        /* indirect call: every function here has the signature int(t, uint8_t *rets..., uint8_t *args...) */
+        int nr0 = rets ? rets->nelem : 0, na0 = args ? args->nelem : 0;
+        int has_proto = 0;
+        for (int i = 0; i < in->nops; i++)
+            if (&in->ops[i] != callee && in->ops[i].kind == OP_SYM) has_proto = 1;
+        if (!has_proto) { fail(E, NPU_EPTX, in, "indirect call through %s without a prototype", callee->name); return; }
+        const char *after0 = E->in_entry ? "goto __ret;" : "return 1;";
+        const char *proto = "npu_tctx_t *";
+        const char *call = "t";
+        for (int i = 0; i < nr0 + na0; i++) {
+            const ptx_opnd_t *o = i < nr0 ? &rets->elem[i] : &args->elem[i - nr0];
+            sym_t s2 = o->kind == OP_SYM ? lookup(E, o->name) : (sym_t){0};
+            if (s2.kind != SY_PARR) { fail(E, NPU_EPTXUNSUP, in, "indirect call with register arguments"); return; }
+            proto = S(E, "%s, uint8_t *", proto);
+            call = S(E, "%s, %s", call, s2.cname);
+        }
+        int k = E->tmp++;
+        OUT("{ uint64_t __ft%d = %s; if (!__fn_ok(__ft%d)) rt->fault(t, %d, __ft%d, \"indirect call to a non-function address\"); ",
+            k, conv(E, cs.cname, cs.ty, TY('u', 8)), k, NPU_FAULT_ILLEGAL_ADDRESS, k);
+        OUT("if (((int (*)(%s))(uintptr_t)__ft%d)(%s)) %s }", proto, k, call, after0);
+        return;
+    }
     ptx_func_t *g = ptx_find_func(E->p, callee->name);
     if (!g) { fail(E, NPU_EPTX, in, "call of undefined function %s", callee->name); return; }
     int na = args ? args->nelem : 0, nr = rets ? rets->nelem : 0;
@@ -1476,7 +1549,7 @@ static void emit_insn(emit_t *E, const ptx_insn_t *in)
 static int label_exists(const ptx_func_t *f, const char *n)
 {
     for (int i = 0; i < f->ninsns; i++)
-        if (f->insns[i].is_label && !strcmp(f->insns[i].label, n)) return 1;
+        if (f->insns[i].is_label == 1 && !strcmp(f->insns[i].label, n)) return 1;
     return 0;
 }
 
@@ -1505,8 +1578,12 @@ static void check_opnd(emit_t *E, const ptx_insn_t *in, const ptx_opnd_t *o, int
 static void check_func(emit_t *E, ptx_func_t *f)
 {
     E->f = f;
+    E->nscopes = 1;
+    E->scopes[0] = 0;
     for (int i = 0; i < f->ninsns && E->st == NPU_OK; i++) {
         const ptx_insn_t *in = &f->insns[i];
+        if (in->is_label == 2 && E->nscopes < 256) E->scopes[E->nscopes++] = in->scope;
+        if (in->is_label == 3 && E->nscopes > 1) E->nscopes--;
         if (in->is_label) continue;
         if (in->pred) {
             sym_t s = lookup(E, in->pred);
@@ -1526,7 +1603,7 @@ static void check_func(emit_t *E, ptx_func_t *f)
         if (!strcmp(op, "call")) {
             for (int k = 0; k < in->nops; k++) {
                 const ptx_opnd_t *o = &in->ops[k];
-                if (o->kind == OP_SYM && ptx_find_func(E->p, o->name)) continue;
+                if (o->kind == OP_SYM && (ptx_find_func(E->p, o->name) || label_exists(f, o->name))) continue;
                 if (o->kind == OP_SYM && !lookup(E, o->name).kind) { fail(E, NPU_EPTX, in, "call of undefined function %s", o->name); break; }
                 check_opnd(E, in, o, 1);
             }
@@ -1566,6 +1643,13 @@ static int lower_closure(emit_t *E)
             const ptx_insn_t *in = &f->insns[i];
             if (in->is_label) continue;
             if (is_sync_op(in->mods[0])) sync = 1;
+            if (strcmp(in->mods[0], "call")) {
+                for (int k = 0; k < in->nops; k++) {
+                    if (in->ops[k].kind != OP_SYM) continue;
+                    ptx_func_t *g = ptx_find_func(E->p, in->ops[k].name);
+                    if (g && !g->is_decl && !g->is_entry && add_func(E, g) < 0) return 0;
+                }
+            }
             if (!strcmp(in->mods[0], "call")) {
                 for (int k = 0; k < in->nops; k++) {
                     if (in->ops[k].kind != OP_SYM) continue;
@@ -1625,38 +1709,55 @@ static void lower_locals(emit_t *E, ptx_func_t *f)
 }
 
 /* ------------------------------------------------------------ emit functions ---- */
-static void emit_decls(emit_t *E, ptx_func_t *f)
+/* 1 when register name nm is declared by an earlier declaration of the same scope */
+static int reg_declared_before(const ptx_func_t *f, int i, const char *nm)
 {
-    /* registers (hoisted, deduplicated: nested { } scopes of call sequences redeclare) */
+    for (int j = 0; j < i; j++) {
+        const ptx_var_t *w = &f->locals[j];
+        if (w->space == SP_REG && w->scope == f->locals[i].scope && reg_match(w, nm)) return 1;
+    }
+    return 0;
+}
+
+/* Declarations of one body scope (0: the function level), at the start of its C block. */
+static void emit_decls(emit_t *E, ptx_func_t *f, int scope)
+{
     for (int i = 0; i < f->nlocals; i++) {
         ptx_var_t *v = &f->locals[i];
+        if (v->scope != scope) continue;
         int dup = 0;
-        for (int j = 0; j < i && !dup; j++)
-            dup = f->locals[j].space == v->space && !strcmp(f->locals[j].name, v->name) && f->locals[j].nregs == v->nregs;
+        for (int j = 0; j < i && !dup && v->space != SP_REG; j++)
+            dup = f->locals[j].space == v->space && f->locals[j].scope == scope && !strcmp(f->locals[j].name, v->name);
         if (dup) continue;
         if (v->space == SP_REG) {
             ty_t t = reg_ty(v);
             if (v->vec > 1) { fail(E, NPU_EPTXUNSUP, NULL, "vector register %s", v->name); return; }
-            if (!v->nregs) { OUT("%s %s = 0;\n", ct(t), mangle(E, "r_", v->name)); continue; }
-            OUT("%s", ct(t));
+            if (!v->nregs) {
+                if (!reg_declared_before(f, i, v->name)) OUT("%s %s = 0;\n", ct(t), mangle(E, "r_", v->name));
+                continue;
+            }
+            int first = 1;
             for (int r = 0; r < v->nregs; r++) {
                 char nm[160];
                 snprintf(nm, sizeof nm, "%s%d", v->name, r);
-                OUT("%s %s = 0", r ? "," : "", mangle(E, "r_", nm));
+                if (reg_declared_before(f, i, nm)) continue;
+                OUT("%s %s = 0", first ? ct(t) : ",", mangle(E, "r_", nm));
+                first = 0;
                 if (r % 8 == 7 && r + 1 < v->nregs) OUT("\n");
             }
-            OUT(";\n");
+            if (!first) OUT(";\n");
         } else if (v->space == SP_PARAM) {
             long long bytes = (long long)v->tsize * (v->count > 0 ? v->count : 1);
             int maxb = (int)bytes;
             for (int j = i + 1; j < f->nlocals; j++)
-                if (f->locals[j].space == SP_PARAM && !strcmp(f->locals[j].name, v->name)) {
+                if (f->locals[j].space == SP_PARAM && f->locals[j].scope == scope && !strcmp(f->locals[j].name, v->name)) {
                     long long b2 = (long long)f->locals[j].tsize * (f->locals[j].count > 0 ? f->locals[j].count : 1);
                     if (b2 > maxb) maxb = (int)b2;
                 }
             OUT("uint8_t %s[%d] __attribute__((aligned(16)));\n", mangle(E, "pa_", v->name), maxb < 1 ? 1 : maxb);
         }
     }
+    if (scope != 0) return;
     for (int k = 0; k < 2; k++) {
         ptx_var_t *arr = k ? f->rets : f->params;
         int n = k ? f->nrets : f->nparams;
@@ -1676,7 +1777,14 @@ static void emit_body(emit_t *E, ptx_func_t *f)
 {
     for (int i = 0; i < f->ninsns && E->st == NPU_OK; i++) {
         const ptx_insn_t *in = &f->insns[i];
-        if (in->is_label) { OUT("%s: ;\n", mangle(E, "L_", in->label)); continue; }
+        if (in->is_label == 1) { OUT("%s: ;\n", mangle(E, "L_", in->label)); continue; }
+        if (in->is_label == 2) {
+            if (E->nscopes < 256) E->scopes[E->nscopes++] = in->scope;
+            OUT("{\n");
+            emit_decls(E, f, in->scope);
+            continue;
+        }
+        if (in->is_label == 3) { if (E->nscopes > 1) E->nscopes--; OUT(";}\n"); continue; }
         OUT("  ");
         if (in->pred) {
             sym_t s = lookup(E, in->pred);
@@ -1707,7 +1815,9 @@ static void emit_func(emit_t *E, ptx_func_t *g)
     lower_locals(E, g);
     emit_func_proto(E, g, 1);
     OUT("npu_bctx_t *b = t->b; const npu_krt_t *rt = b->rt; (void)b; (void)rt;\n");
-    emit_decls(E, g);
+    E->nscopes = 1;
+    E->scopes[0] = 0;
+    emit_decls(E, g, 0);
     emit_body(E, g);
     OUT("__ret: ;\n");
     for (int i = 0; i < g->nrets; i++)
@@ -1725,7 +1835,9 @@ static void emit_entry(emit_t *E)
     if (E->thread_mode) {
         OUT("__attribute__((visibility(\"default\"))) void npu_kentry_thread(npu_tctx_t *t, const uint8_t *params)\n{\n");
         OUT("npu_bctx_t *b = t->b; const npu_krt_t *rt = b->rt; (void)b; (void)rt; (void)params;\n");
-        emit_decls(E, f);
+        E->nscopes = 1;
+        E->scopes[0] = 0;
+        emit_decls(E, f, 0);
         emit_body(E, f);
         OUT("__ret: ;\n}\n");
     } else {
@@ -1737,7 +1849,9 @@ static void emit_entry(emit_t *E)
             "for (uint32_t __x = 0; __x < __nx; __x++, __lin++) {\n");
         OUT("npu_tctx_t __tc; __tc.b = b; __tc.tid[0] = __x; __tc.tid[1] = __y; __tc.tid[2] = __z; __tc.linear = __lin;"
             " __tc.lane = __lin & 31u; __tc.warp = __lin >> 5; __tc.exec = 0; npu_tctx_t *t = &__tc; (void)t;\n");
-        emit_decls(E, f);
+        E->nscopes = 1;
+        E->scopes[0] = 0;
+        emit_decls(E, f, 0);
         emit_body(E, f);
         OUT("__ret: ;\n}\n}\n");
     }
@@ -1768,7 +1882,11 @@ npu_status_t ptx_translate(ptx_prog_t *p, ptx_func_t *entry, ptx_out_t *out)
     sb_t body = {0};
     if (E.st == NPU_OK) {
         for (int i = 1; i < E.nfuncs; i++) emit_func_proto(&E, E.funcs[i], 0);
-        sb_add(&E.out, "\n");
+        /* the functions an indirect call may reach (addresses taken by mov of their symbol) */
+        sb_add(&E.out, "static int __attribute__((unused)) __fn_ok(uint64_t a)\n{\n");
+        for (int i = 1; i < E.nfuncs; i++)
+            sb_add(&E.out, "    if (a == (uint64_t)(uintptr_t)&%s) return 1;\n", mangle(&E, "fn_", E.funcs[i]->name));
+        sb_add(&E.out, "    return 0;\n}\n\n");
         for (int i = 1; i < E.nfuncs && E.st == NPU_OK; i++) emit_func(&E, E.funcs[i]);
         if (E.st == NPU_OK) emit_entry(&E);
         body = E.out;

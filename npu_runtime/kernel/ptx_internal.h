@@ -31,6 +31,7 @@ typedef struct ptx_var {
     const char *init;       /* initialiser text after '=' (points into the module text) */
     size_t init_len;
     int line;
+    int scope;              /* body scope id: 0 = function level, else the '{' that opened it */
 } ptx_var_t;
 
 enum { OP_NONE = 0, OP_REG, OP_IMM, OP_FIMM, OP_DIMM, OP_DEC, OP_SYM, OP_ADDR, OP_VEC,
@@ -53,8 +54,9 @@ typedef struct ptx_opnd {
 #define PTX_MAXOPS 8
 typedef struct ptx_insn {
     int line;
-    int is_label;
-    char *label;            /* label name when is_label */
+    int is_label;           /* 1 label, 2 '{' opening scope `scope`, 3 '}' */
+    int scope;
+    char *label;            /* label name when is_label == 1 */
     char *pred;             /* guard predicate register or NULL */
     int pred_neg;
     char *opcode;           /* full text, "ld.global.u32" */

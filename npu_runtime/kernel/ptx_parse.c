@@ -735,15 +735,32 @@ npu_status_t ptx_parse_func(ptx_prog_t *p, ptx_func_t *f)
     int ni = 0, nl = 0;
     (void)base;
 #define LINE_AT(q) (line += 0, ({ for (; lpos < (q); lpos++) line += *lpos == '\n'; line; }))
+    int stack[256], depth = 0, next_scope = 1;
+    stack[0] = 0;
     while (1) {
         s = skip_ws(s, e);
         if (s >= e)
             break;
-        if (*s == '{' || *s == '}' || *s == ';') { s++; continue; }
+        if (*s == ';') { s++; continue; }
         int ln = LINE_AT(s);
         ptx_insn_t in;
         memset(&in, 0, sizeof in);
         in.line = ln;
+        if (*s == '{' || *s == '}') {
+            if (*s == '{') {
+                if (depth + 1 >= 256) { NPU_ERR("ptx: %s line %d: scopes nested too deeply", f->name, ln); goto fail; }
+                stack[++depth] = next_scope++;
+                in.is_label = 2;
+            } else {
+                if (depth == 0) { NPU_ERR("ptx: %s line %d: unbalanced '}'", f->name, ln); goto fail; }
+                in.is_label = 3;
+                depth--;
+            }
+            in.scope = stack[depth + (in.is_label == 3)];
+            if (in.is_label == 2) in.scope = stack[depth];
+            s++;
+            goto push;
+        }
         /* label? */
         if (*s != '.' && *s != '@') {
             const char *q = s;
@@ -770,10 +787,12 @@ npu_status_t ptx_parse_func(ptx_prog_t *p, ptx_func_t *f)
             int sp = space_of(w[0] == '.' ? w : dw);
             if (sp == SP_NONE && !strcmp(w, "extern")) sp = SP_SHARED;
             if (sp != SP_NONE) {
+                int before = nl;
                 if (parse_decl(p, s, se, sp, ln, &locals, &nl, &lcap) != 0) {
                     NPU_ERR("ptx: %s line %d: malformed declaration", f->name, ln);
                     goto fail;
                 }
+                for (int k = before; k < nl; k++) locals[k].scope = stack[depth];
             }
             /* .pragma, .loc, .file, .maxnreg ... ignored */
             s = se + 1;
@@ -835,8 +854,10 @@ push:
         fprintf(stderr, "== ptx parse: %s: %d statements, %d declarations\n", f->name, ni, nl);
         for (int i = 0; i < ni; i++) {
             ptx_insn_t *x = &f->insns[i];
-            if (x->is_label)
+            if (x->is_label == 1)
                 fprintf(stderr, "  %5d %s:\n", x->line, x->label);
+            else if (x->is_label)
+                fprintf(stderr, "  %5d %c (scope %d)\n", x->line, x->is_label == 2 ? '{' : '}', x->scope);
             else
                 fprintf(stderr, "  %5d %s%s%s %s (%d operands)\n", x->line, x->pred ? "@" : "",
                         x->pred_neg ? "!" : "", x->pred ? x->pred : "", x->opcode, x->nops);
