@@ -299,6 +299,24 @@ static void t_active(npu_tctx_t *t, const uint8_t *p)
     out[t->linear] |= 0;
 }
 
+/* activemask in divergent code: the lanes of each branch (two call sites), then again after
+ * the branches join (every live lane); lanes with lane % 5 == 4 exit first */
+static void t_active_div(npu_tctx_t *t, const uint8_t *p)
+{
+    int *out = P(int *, p, 0) + t->linear * 2;
+    const npu_krt_t *rt = t->b->rt;
+    if (t->lane % 5 == 4)
+        return;
+    /* different code after each call keeps gcc from merging the two call sites */
+    if (t->lane % 3 == 0)
+        out[0] = (int)rt->activemask(t);
+    else if (t->lane % 3 == 1)
+        out[0] = (int)(rt->activemask(t) ^ 0x5a5a5a5au);
+    rt->warp_sync(t, 0xffffffffu);
+    out[1] = (int)rt->activemask(t);
+    rt->bar_sync(t, 0, 0);
+}
+
 /* deadlocks: thread 0 waits on barrier 0, the others on barrier 1 */
 static void t_deadlock_bar(npu_tctx_t *t, const uint8_t *p)
 {
@@ -733,6 +751,36 @@ int main(void)
         for (uint32_t i = 0; i < nt; i++)
             if (i % 32 >= 10)
                 bad += (uint32_t)out[i] != 0xfffffc00u;
+        CHECK_EQ(bad, 0);
+        free(out);
+    }
+    /* --- activemask in divergent branches (48 threads: a partial warp) --- */
+    {
+        uint32_t nt = 48;
+        int *out = calloc(nt * 2, sizeof *out);
+        uint8_t params[8];
+        memcpy(params, &out, 8);
+        npu_kfunc_t k = kthread("active_div", t_active_div, 0);
+        CHECK_EQ(run(&k, 2, 1, 1, nt, 1, 1, 0, params), NPU_OK);
+        int bad = 0;
+        for (uint32_t i = 0; i < nt; i++) {
+            uint32_t lane = i % 32, base = i - lane, live = 0, br[3] = { 0, 0, 0 };
+            for (uint32_t l = 0; l < 32 && base + l < nt; l++)
+                if (l % 5 != 4) {
+                    live |= 1u << l;
+                    br[l % 3] |= 1u << l;
+                }
+            if (lane % 5 == 4)
+                continue;
+            if (lane % 3 == 1)
+                out[i * 2] ^= 0x5a5a5a5a;
+            if (lane % 3 != 2 && (uint32_t)out[i * 2] != br[lane % 3] && bad++ < 4)
+                fprintf(stderr, "activemask in branch, thread %u: %x, want %x\n", i,
+                        out[i * 2], br[lane % 3]);
+            if ((uint32_t)out[i * 2 + 1] != live && bad++ < 4)
+                fprintf(stderr, "activemask after the join, thread %u: %x, want %x\n", i,
+                        out[i * 2 + 1], live);
+        }
         CHECK_EQ(bad, 0);
         free(out);
     }
