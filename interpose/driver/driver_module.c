@@ -374,6 +374,33 @@ static void module_drop_locked(drv_module_t *m)
     free(m);
 }
 
+static int is_ptx_text(const void *image)
+{
+    static const unsigned char fat_m[4] = { 0x50, 0xED, 0x55, 0xBA }, wrap_m[4] = { 0xB1, 0x43, 0x62, 0x46 };
+    return !has_prefix(image, fat_m, 4) && !has_prefix(image, wrap_m, 4) &&
+           !has_prefix(image, "\177ELF", 4) && !has_prefix(image, link_magic, sizeof link_magic);
+}
+
+/* PTX text handed to cuModuleLoadData* (NVRTC, numba, Triton output) is compiled at load, as
+ * a GPU driver JIT-compiles PTX at load: a bad kernel fails there with INVALID_PTX, not at
+ * its first launch. Such modules hold a few entries; beyond EAGER_MAX entries (large
+ * generated modules of which a program launches a few) compilation stays lazy. Compiled
+ * entries are cached on disk by the engine, so a second run pays nothing here. */
+#define EAGER_MAX 16
+static npu_status_t compile_entries(npu_kmodule_t *km)
+{
+    int n = npu_kmodule_entry_count(km);
+    if (n > EAGER_MAX)
+        return NPU_OK;
+    for (int i = 0; i < n; i++) {
+        npu_kfunc_t *kf;
+        npu_status_t st = npu_kmodule_get_function(km, npu_kmodule_entry_name(km, i), &kf);
+        if (st != NPU_OK)
+            return st;
+    }
+    return NPU_OK;
+}
+
 static CUresult module_from_image(CUmodule *module, const void *image, size_t size,
                                   const jit_opts_t *o, const char *api)
 {
@@ -387,6 +414,13 @@ static CUresult module_from_image(CUmodule *module, const void *image, size_t si
     npu_status_t st = image_to_ptx(image, size, &s, api);
     if (st == NPU_OK)
         st = load_set(c->device, &s, &km);
+    if (st == NPU_OK && is_ptx_text(image)) {
+        st = compile_entries(km);
+        if (st != NPU_OK) {
+            npu_kmodule_unload(km);
+            km = NULL;
+        }
+    }
     set_free(&s);
     jit_finish(o, st, t0, api);
     if (st != NPU_OK)
