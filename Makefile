@@ -39,10 +39,10 @@ STUB_OBJ := $(OBJ)/gen/unsupported.o
 
 MAINLIB  := $(LIBDIR)/libtransfer_to_npu.so
 RTLIB    := $(B)/libnpu_runtime.a
-# drop-in soname : version node : symbol list (cudart12.syms = cudart.syms + CUDA 12-only names)
+# drop-in soname : version node ('-': none, as the real libcuda) : symbol list (cudart12.syms = cudart.syms + CUDA 12-only names)
 DROPINS  := libcudart.so.13:libcudart.so.13:interpose/cudart/cudart.syms \
             libcudart.so.12:libcudart.so.12:interpose/cudart/cudart12.syms \
-            libcuda.so.1::interpose/driver/cuda.syms \
+            libcuda.so.1:-:interpose/driver/cuda.syms \
             libcublas.so.13:libcublas.so.13:interpose/cublas/cublas.syms \
             libcublas.so.12:libcublas.so.12:interpose/cublas/cublas.syms \
             libcublasLt.so.13:libcublasLt.so.13:interpose/cublas/cublasLt.syms \
@@ -83,9 +83,9 @@ $(RTLIB): $(RT_OBJ)
 # Drop-ins: thin trampolines that jump to the one runtime in libtransfer_to_npu.so.
 define DROPIN_RULE
 $(LIBDIR)/$(1): $(MAINLIB) $(3) scripts/gen_dropin.py
-	$(PYTHON) scripts/gen_dropin.py --soname $(1) --node '$(2)' --syms $(3) --out $(GEN)/$(1)
-	$(CC) -shared -o $$@ $(GEN)/$(1).c -Wl,-soname,$(1) \
-	    $(if $(2),-Wl$(comma)--version-script=$(GEN)/$(1).map) -ldl
+	$(PYTHON) scripts/gen_dropin.py --soname $(1) --node '$(filter-out -,$(2))' --syms $(3) --out $(GEN)/$(1)
+	$(CC) -shared -fPIC -O2 -o $$@ $(GEN)/$(1).c -Wl,-soname,$(1) \
+	    $(if $(filter-out -,$(2)),-Wl$(comma)--version-script=$(GEN)/$(1).map) -ldl
 endef
 $(foreach d,$(DROPINS),$(eval $(call DROPIN_RULE,$(word 1,$(subst :, ,$(d))),$(word 2,$(subst :, ,$(d))),$(word 3,$(subst :, ,$(d))))))
 
