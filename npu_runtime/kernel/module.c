@@ -200,7 +200,7 @@ static void init_elem(npu_kmodule_t *m, ptx_var_t *v, uint8_t *base, long long i
     if (!n) return;
     uint64_t bits = 0;
     int isf = !strcmp(v->type, "f32") || !strcmp(v->type, "f64");
-    if (isalpha((unsigned char)*s) && strncmp(s, "0f", 2) && strncmp(s, "0d", 2) && (*s != '0')) {
+    if (isalpha((unsigned char)*s) || *s == '_' || *s == '$' || *s == '%') {
         /* generic(sym) / sym / sym+off */
         char *p = s;
         if (!strncmp(p, "generic(", 8)) { p += 8; char *c = strchr(p, ')'); if (c) *c = 0; }
@@ -210,12 +210,16 @@ static void init_elem(npu_kmodule_t *m, ptx_var_t *v, uint8_t *base, long long i
         size_t pl = strlen(p);
         while (pl && isspace((unsigned char)p[pl - 1])) p[--pl] = 0;
         uint8_t *a = var_addr(m, p, (size_t)off);
-        if (!a) {
-            NPU_WARN("ptx: initialiser of %s refers to %s, which is not a module variable (function "
-                     "addresses are not supported); stored as 0", v->name, p);
+        ptx_func_t *fn = a ? NULL : ptx_find_func(&m->prog, p);
+        if (fn && !fn->is_decl) {
+            bits = PTX_FN_TOKEN(fn - m->prog.funcs) + (uint64_t)off;
+        } else if (!a) {
+            NPU_WARN("ptx: initialiser of %s refers to %s, which is neither a module variable nor a "
+                     "defined function; stored as 0", v->name, p);
             return;
+        } else {
+            bits = (uint64_t)(uintptr_t)a;
         }
-        bits = (uint64_t)(uintptr_t)a;
     } else if ((s[0] == '0' || s[0] == '-') && (strchr(s, 'f') || strchr(s, 'F')) && !strstr(s, "0x")) {
         char *q = strpbrk(s, "fF");
         bits = strtoull(q + 1, NULL, 16);

@@ -30,8 +30,12 @@
  *  - Address spaces: generic/global/const/param addresses are host pointers (kernel params:
  *    the packed buffer; .func params: the caller's arrays); .shared addresses are byte offsets
  *    into b->shared (static variables laid out from 0 in reference order, extern arrays at
- *    b->dyn_shared_offset); .local addresses are offsets into the function's frame __lf[] on
- *    the executing thread's stack; cvta(.to).shared/.local add/subtract the base.
+ *    b->dyn_shared_offset); cvta(.to).shared add/subtract (uintptr_t)b->shared. .local
+ *    variables live in the function's frame __lf[] on the executing thread's stack, and a
+ *    .local address is the host address itself (cvta.local is the identity): nvcc passes
+ *    a caller's local address to a callee, which does cvta.to.local + st.local on it
+ *    (k_calls' divmod out-params), so all frames of a thread must share one local window;
+ *    frame-relative offsets broke that. 64-bit local addressing (what nvcc emits) only.
  *  - Module .global/.const variables: the .so exports `void *npu_globals[N]` and
  *    `const char *npu_global_names[N]`; module.c fills the table after dlopen, so one cached
  *    .so serves any module (no addresses baked into the code).
@@ -404,14 +408,14 @@ static const char *sym_addr(emit_t *E, const ptx_insn_t *in, sym_t *s, const cha
     switch (s->kind) {
     case SY_KPARAM: return S(E, "((uint64_t)(uintptr_t)(params + %u))", E->kp[s->idx].offset);
     case SY_PARR: return S(E, "((uint64_t)(uintptr_t)%s)", s->cname);
-    case SY_LOCAL: return S(E, "((uint64_t)%uu)", E->loff[s->idx]);
+    case SY_LOCAL: return S(E, "((uint64_t)(uintptr_t)(__lf + %u))", E->loff[s->idx]);
     case SY_SHARED:
         if (s->v->count < 0 || s->v->is_extern) return "((uint64_t)b->dyn_shared_offset)";
         return S(E, "((uint64_t)%uu)", E->shoff[s->idx]);
     case SY_GLOBAL: return S(E, "((uint64_t)(uintptr_t)npu_globals[%d])", s->idx);
     case SY_FUNC: {
         ptx_func_t *g = ptx_find_func(E->p, name);
-        if (g && !g->is_decl && !g->is_entry) return S(E, "((uint64_t)(uintptr_t)&%s)", mangle(E, "fn_", name));
+        if (g && !g->is_decl && !g->is_entry) return S(E, "0x%llxull", (unsigned long long)PTX_FN_TOKEN(g - E->p->funcs));
         fail(E, NPU_EPTXUNSUP, in, "address of function %s", name);
         return "0";
     }
@@ -605,7 +609,6 @@ static const char *addr(emit_t *E, const ptx_insn_t *in, const ptx_opnd_t *o, in
     }
     if (o->base_is_imm) {
         if (sp == SP_SHARED) return S(E, "(b->shared + (uint32_t)%lldll)", o->off);
-        if (sp == SP_LOCAL) return S(E, "(__lf + (uint32_t)%lldll)", o->off);
         return S(E, "((uint8_t *)(uintptr_t)0x%llxull)", (unsigned long long)o->off);
     }
     sym_t s = lookup(E, o->name);
@@ -613,7 +616,6 @@ static const char *addr(emit_t *E, const ptx_insn_t *in, const ptx_opnd_t *o, in
     if (s.kind == SY_REG) {
         const char *v = conv(E, s.cname, s.ty, TY('u', 8));
         if (sp == SP_SHARED) return S(E, "(b->shared + (uint32_t)(%s%s))", v, off);
-        if (sp == SP_LOCAL) return S(E, "(__lf + (uint32_t)(%s%s))", v, off);
         return S(E, "((uint8_t *)(uintptr_t)(%s%s))", v, off);
     }
     switch (s.kind) {
@@ -1209,9 +1211,9 @@ static void emit_call(emit_t *E, const ptx_insn_t *in)
             call = S(E, "%s, %s", call, s2.cname);
         }
         int k = E->tmp++;
-        OUT("{ uint64_t __ft%d = %s; if (!__fn_ok(__ft%d)) rt->fault(t, %d, __ft%d, \"indirect call to a non-function address\"); ",
-            k, conv(E, cs.cname, cs.ty, TY('u', 8)), k, NPU_FAULT_ILLEGAL_ADDRESS, k);
-        OUT("if (((int (*)(%s))(uintptr_t)__ft%d)(%s)) %s }", proto, k, call, after0);
+        OUT("{ uint64_t __ft%d = %s; void *__fp%d = __fn_resolve(__ft%d); if (!__fp%d) rt->fault(t, %d, __ft%d, \"indirect call to a non-function address\"); ",
+            k, conv(E, cs.cname, cs.ty, TY('u', 8)), k, k, k, NPU_FAULT_ILLEGAL_ADDRESS, k);
+        OUT("if (((int (*)(%s))__fp%d)(%s)) %s }", proto, k, call, after0);
         return;
     }
     ptx_func_t *g = ptx_find_func(E->p, callee->name);
@@ -1496,14 +1498,13 @@ static void emit_insn(emit_t *E, const ptx_insn_t *in)
         const char *a = A(1, TY('u', 8));
         const char *x = a;
         if (sp == SP_SHARED) x = to ? S(E, "(%s - (uint64_t)(uintptr_t)b->shared)", a) : S(E, "(%s + (uint64_t)(uintptr_t)b->shared)", a);
-        else if (sp == SP_LOCAL) x = to ? S(E, "(%s - (uint64_t)(uintptr_t)__lf)", a) : S(E, "(%s + (uint64_t)(uintptr_t)__lf)", a);
         wr(E, in, &in->ops[0], TY('u', t.sz), S(E, "(%s)%s", ut_name(t.sz), x));
     } else if (!strcmp(op, "isspacep")) {
         NEED(2);
         int sp = space_mod(in);
         const char *a = A(1, TY('u', 8));
         const char *insh = S(E, "(%s - (uint64_t)(uintptr_t)b->shared < (uint64_t)b->shared_size)", a);
-        const char *inl = S(E, "(%s - (uint64_t)(uintptr_t)__lf < (uint64_t)sizeof(__lf))", a);
+        const char *inl = S(E, "(%s - ((uint64_t)(uintptr_t)__builtin_frame_address(0) - 65536u) < (1u << 20))", a);
         const char *x = sp == SP_SHARED ? insh : sp == SP_LOCAL ? inl :
                         sp == SP_GLOBAL ? S(E, "(!%s && !%s)", insh, inl) : sp == SP_PARAM ? "0" : "1";
         if (sp == SP_CONST) x = S(E, "(!%s && !%s)", insh, inl);
@@ -1629,6 +1630,31 @@ static int add_func(emit_t *E, ptx_func_t *g)
     return 1;
 }
 
+/* Functions (and, one level down, variables) named in a variable's initialiser join the
+ * closure: their tokens may be loaded from memory and called. */
+static int init_funcs(emit_t *E, const ptx_var_t *v, int depth)
+{
+    const char *s = v->init, *e = v->init + v->init_len;
+    while (s < e) {
+        if (isalpha((unsigned char)*s) || *s == '_' || *s == '$') {
+            const char *n0 = s;
+            while (s < e && (isalnum((unsigned char)*s) || *s == '_' || *s == '$')) s++;
+            char nm[256];
+            size_t n = (size_t)(s - n0) < sizeof nm - 1 ? (size_t)(s - n0) : sizeof nm - 1;
+            memcpy(nm, n0, n);
+            nm[n] = 0;
+            if (n0 > v->init && (n0[-1] == '0' || isdigit((unsigned char)n0[-1]))) continue;   /* 0f3F80.. */
+            ptx_func_t *g = ptx_find_func(E->p, nm);
+            if (g && !g->is_decl && !g->is_entry) { if (add_func(E, g) < 0) return -1; continue; }
+            ptx_var_t *w = g ? NULL : ptx_find_var(E->p, nm);
+            if (w && w != v && w->init && depth < 2 && init_funcs(E, w, depth + 1) < 0) return -1;
+        } else {
+            s++;
+        }
+    }
+    return 0;
+}
+
 /* closure of called functions; returns uses_sync */
 static int lower_closure(emit_t *E)
 {
@@ -1645,9 +1671,12 @@ static int lower_closure(emit_t *E)
             if (is_sync_op(in->mods[0])) sync = 1;
             if (strcmp(in->mods[0], "call")) {
                 for (int k = 0; k < in->nops; k++) {
-                    if (in->ops[k].kind != OP_SYM) continue;
-                    ptx_func_t *g = ptx_find_func(E->p, in->ops[k].name);
+                    const ptx_opnd_t *o = &in->ops[k];
+                    if ((o->kind != OP_SYM && o->kind != OP_ADDR) || !o->name) continue;
+                    ptx_func_t *g = ptx_find_func(E->p, o->name);
                     if (g && !g->is_decl && !g->is_entry && add_func(E, g) < 0) return 0;
+                    ptx_var_t *v = g ? NULL : ptx_find_var(E->p, o->name);
+                    if (v && v->init && init_funcs(E, v, 0) < 0) return 0;
                 }
             }
             if (!strcmp(in->mods[0], "call")) {
@@ -1883,10 +1912,11 @@ npu_status_t ptx_translate(ptx_prog_t *p, ptx_func_t *entry, ptx_out_t *out)
     if (E.st == NPU_OK) {
         for (int i = 1; i < E.nfuncs; i++) emit_func_proto(&E, E.funcs[i], 0);
         /* the functions an indirect call may reach (addresses taken by mov of their symbol) */
-        sb_add(&E.out, "static int __attribute__((unused)) __fn_ok(uint64_t a)\n{\n");
+        sb_add(&E.out, "static void *__attribute__((unused)) __fn_resolve(uint64_t a)\n{\n    switch (a) {\n");
         for (int i = 1; i < E.nfuncs; i++)
-            sb_add(&E.out, "    if (a == (uint64_t)(uintptr_t)&%s) return 1;\n", mangle(&E, "fn_", E.funcs[i]->name));
-        sb_add(&E.out, "    return 0;\n}\n\n");
+            sb_add(&E.out, "    case 0x%llxull: return (void *)&%s;\n", (unsigned long long)PTX_FN_TOKEN(E.funcs[i] - p->funcs),
+                   mangle(&E, "fn_", E.funcs[i]->name));
+        sb_add(&E.out, "    default: return 0;\n    }\n}\n\n");
         for (int i = 1; i < E.nfuncs && E.st == NPU_OK; i++) emit_func(&E, E.funcs[i]);
         if (E.st == NPU_OK) emit_entry(&E);
         body = E.out;

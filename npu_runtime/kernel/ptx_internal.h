@@ -15,6 +15,12 @@
 
 #define PTX_TRANSLATOR_VERSION "ptx2c-1"
 
+/* A device "function address" (mov of a .func symbol, or a .func named in a variable's
+ * initialiser) is a token: the function's index in ptx_prog_t.funcs, tagged. Every kernel .so
+ * that can reach the function resolves the token to its own copy, so pointers stored in
+ * device memory work across kernels of a module. Kept below 2^56 and far from host pointers. */
+#define PTX_FN_TOKEN(i) (0x00f7000000000000ull | (uint64_t)((i) + 1))
+
 enum { SP_NONE = 0, SP_REG, SP_PARAM, SP_GLOBAL, SP_CONST, SP_SHARED, SP_LOCAL };
 
 /* A declaration: .reg / .param / .shared / .global / .const / .local. */
