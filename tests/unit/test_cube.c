@@ -212,6 +212,40 @@ static void test_rounded_inputs_exact(void)
     CHECK_EQ(bad, 0);
 }
 
+/* complex fp32 with HF32 inputs (k = 1: each real product is exact, one rounding per part),
+ * and int8 inputs with fp32 compute and output (small integers: exact) */
+static void test_complex_hf32_and_i8_f32(void)
+{
+    enum { M = 8, N = 6 };
+    float a[2 * M], b[2 * N], d[2 * M * N];
+    for (int i = 0; i < 2 * M; i++) a[i] = rndf() * 3;
+    for (int i = 0; i < 2 * N; i++) b[i] = rndf();
+    npu_cube_gemm_t g = base(M, N, 1, NPU_DT_C32, NPU_DT_C32);
+    g.round = NPU_CUBE_ROUND_HF32; g.a = a; g.b = b; g.d = d; g.lda = M; g.ldb = 1; g.ldc = g.ldd = M;
+    CHECK_EQ(npu_cube_gemm_run(&g), NPU_OK);
+    int bad = 0;
+    for (int j = 0; j < N; j++) for (int i = 0; i < M; i++) {
+        double ar = ref_round(a[2 * i], 11, 0x1p-136), ai = ref_round(a[2 * i + 1], 11, 0x1p-136);
+        double br = ref_round(b[2 * j], 11, 0x1p-136), bi = ref_round(b[2 * j + 1], 11, 0x1p-136);
+        if (d[2 * (i + j * M)] != (float)(ar * br - ai * bi) || d[2 * (i + j * M) + 1] != (float)(ar * bi + ai * br)) bad++;
+    }
+    CHECK_EQ(bad, 0);
+    int8_t ia[6 * 40], ib[40 * 5];
+    float id[6 * 5];
+    for (int i = 0; i < 240; i++) ia[i] = (int8_t)rnd32();
+    for (int i = 0; i < 200; i++) ib[i] = (int8_t)rnd32();
+    g = base(6, 5, 40, NPU_DT_I8, NPU_DT_F32);
+    g.a = ia; g.b = ib; g.d = id; g.lda = 6; g.ldb = 40; g.ldc = g.ldd = 6; g.alpha[0] = 2;
+    CHECK_EQ(npu_cube_gemm_run(&g), NPU_OK);
+    bad = 0;
+    for (int j = 0; j < 5; j++) for (int i = 0; i < 6; i++) {
+        long s = 0;
+        for (int p = 0; p < 40; p++) s += (long)ia[i + p * 6] * ib[p + j * 40];
+        if (id[i + j * 6] != (float)(2 * s)) bad++;
+    }
+    CHECK_EQ(bad, 0);
+}
+
 static void test_int8(void)
 {
     const int64_t m = 33, n = 20, k = 300, lda = 40, ldb = 310, ldc = 35;
@@ -355,6 +389,7 @@ int main(void)
     test_f16_gemm_exact();
     test_rounded_inputs_exact();
     test_int8();
+    test_complex_hf32_and_i8_f32();
     test_float_paths();
     test_bad_input();
     return CHECK_DONE();
