@@ -374,7 +374,10 @@ static npu_status_t build_locked(npu_kmodule_t *m, struct npu_kfunc *k)
     memcpy(info->reqntid, f->reqntid, sizeof info->reqntid);
     info->minnctapersm = f->minnctapersm;
     info->maxnreg = f->maxnreg;
-    info->ptx_version = m->prog.version;
+    /* CUDA's cudaFuncAttributes::ptxVersion is the virtual architecture the PTX was generated
+     * for (compute_75 -> 75), which CUB compares with __CUDA_ARCH_LIST__; the ISA version of
+     * the .version line is not what callers want here. */
+    info->ptx_version = m->prog.target_sm ? m->prog.target_sm : m->prog.version;
     info->target_sm = m->prog.target_sm;
     info->uses_sync = out.uses_sync;
     if (out.uses_sync) {
