@@ -252,6 +252,20 @@ static void scratch_free(void *v)
 
 static void scratch_init(void) { pthread_key_create(&scratch_key, scratch_free); }
 
+/* Scratch above this size is returned to the OS after each GEMM, so one huge call does not
+ * pin its memory on a worker forever; below it the buffer is kept for the next call. */
+#define SCRATCH_KEEP_BYTES ((size_t)256 << 20)
+
+static void scratch_trim(void)
+{
+    scratch_t *s = pthread_getspecific(scratch_key);
+    if (s && s->cap > SCRATCH_KEEP_BYTES) {
+        free(s->p);
+        s->p = NULL;
+        s->cap = 0;
+    }
+}
+
 static void *scratch_get(size_t bytes)
 {
     pthread_once(&scratch_once, scratch_init);
@@ -607,9 +621,12 @@ npu_status_t npu_cube_gemm_run(const npu_cube_gemm_t *g)
     if (g->m == 0 || g->n == 0 || g->batch == 0)
         return NPU_OK;
     switch (g->compute) {
-    case NPU_CUBE_COMPUTE_F32: return run_f32(g);
-    case NPU_CUBE_COMPUTE_F64: return run_f64(g);
-    case NPU_CUBE_COMPUTE_I32: return run_i32(g);
+    case NPU_CUBE_COMPUTE_F32: st = run_f32(g); break;
+    case NPU_CUBE_COMPUTE_F64: st = run_f64(g); break;
+    case NPU_CUBE_COMPUTE_I32: st = run_i32(g); break;
     default: return NPU_ENOTSUP;
     }
+    pthread_once(&scratch_once, scratch_init);
+    scratch_trim();
+    return st;
 }

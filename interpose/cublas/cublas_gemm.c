@@ -53,6 +53,9 @@ cublasStatus_t blas_gemm_submit(npu_stream_t *s, const blas_gemm_work_t *w)
     chk.beta[0] = w->beta.dev ? (chk.c || chk.c_array ? 1 : 0) : w->beta.v[0];
     chk.beta[1] = w->beta.dev ? 0 : w->beta.v[1];
     npu_status_t st = npu_cube_gemm_check(&chk);
+    if (st == NPU_ENOTSUP)
+        NPU_INFO("cublas: gemm with A/B/C/D types %d/%d/%d/%d, compute %d, epilogue %u is not supported by the cube",
+                 (int)chk.atype, (int)chk.btype, (int)chk.ctype, (int)chk.dtype, (int)chk.compute, chk.epilogue);
     if (st != NPU_OK)
         return st == NPU_ENOTSUP ? CUBLAS_STATUS_NOT_SUPPORTED : CUBLAS_STATUS_INVALID_VALUE;
     if (w->g.m == 0 || w->g.n == 0 || w->g.batch == 0)

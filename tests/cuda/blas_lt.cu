@@ -208,6 +208,22 @@ static void test_attributes_and_errors(cublasLtHandle_t lt)
     CK(cudaDeviceSynchronize());
     g = download(dD, 8);
     CHECK(g[0] == 10);            // untouched by the failed calls
+    // BIAS epilogue without a bias pointer
+    uint32_t bias_epi = CUBLASLT_EPILOGUE_BIAS;
+    BK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &bias_epi, sizeof bias_epi));
+    st = cublasLtMatmul(lt, desc, &one, dA, &lop[0], dB, &lop[1], &zero, dD, &lop[2], dD, &lop[2], NULL, NULL, 0, 0);
+    CHECK(st != CUBLAS_STATUS_SUCCESS);
+    // a cuBLAS handle cast to a cuBLASLt handle is a valid Lt handle (documented)
+    uint32_t def = CUBLASLT_EPILOGUE_DEFAULT;
+    BK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &def, sizeof def));
+    cublasHandle_t bh;
+    BK(cublasCreate(&bh));
+    float two = 2;
+    BK(cublasLtMatmul((cublasLtHandle_t)bh, desc, &two, dA, &lop[0], dB, &lop[1], &zero, dD, &lop[2], dD, &lop[2], NULL, NULL, 0, 0));
+    CK(cudaDeviceSynchronize());
+    g = download(dD, 8);
+    CHECK(g[0] == 20 && g[7] == 16);
+    BK(cublasDestroy(bh));
     cublasLtMatmulPreferenceDestroy(pref);
     CHECK(cublasLtGetVersion() > 0);
     CHECK(cublasLtGetCudartVersion() > 0);
