@@ -154,6 +154,7 @@ struct exec_worker {
     unsigned rq_head, rq_tail;  /* ring of EXEC_MAX_THREADS entries; each fiber at most once */
     exec_warp_t warps[EXEC_MAX_THREADS / 32];
     exec_bar_t bars[16];
+    uint32_t bars_used;         /* barriers with arrivals pending (bit per id) */
     npu_fiber_ctx_t sched;
     exec_fiber_t *cur;          /* running fiber, NULL in the scheduler */
     npu_kthread_fn thread_fn;
@@ -646,6 +647,7 @@ static void bar_release(exec_worker_t *w, exec_bar_t *bar)
     bar->head = bar->tail = NULL;
     bar->arrived = 0;
     bar->count = 0;
+    w->bars_used &= ~(1u << (bar - w->bars));
 }
 
 static uint32_t bar_common(npu_tctx_t *t, uint32_t id, uint32_t count, int wait, int op,
@@ -660,6 +662,7 @@ static uint32_t bar_common(npu_tctx_t *t, uint32_t id, uint32_t count, int wait,
     exec_worker_t *w = f->w;
     exec_bar_t *bar = &w->bars[id & 15];
     if (bar->arrived == 0) {
+        w->bars_used |= 1u << (id & 15);
         bar->count = count;
         bar->popc = 0;
         bar->all = 1;
@@ -820,12 +823,13 @@ static void fiber_exit(exec_worker_t *w, exec_fiber_t *f)
     unsigned warp = f->t.warp;
     w->warps[warp].exited |= 1u << f->t.lane;
     w->cur = NULL;      /* the exiting fiber is not resumed by a release below */
-    warp_recheck(w, warp);
+    if (w->warps[warp].arrived)
+        warp_recheck(w, warp);
     if (w->warps[warp].am_pending)
         am_try(w, warp);
-    for (int i = 0; i < 16; i++) {
-        exec_bar_t *bar = &w->bars[i];
-        if (bar->arrived && bar->count == 0 && bar_ready(w, bar))
+    for (uint32_t m = w->bars_used; m; m &= m - 1) {
+        exec_bar_t *bar = &w->bars[__builtin_ctz(m)];
+        if (bar->count == 0 && bar_ready(w, bar))
             bar_release(w, bar);
     }
     fiber_leave(w, f);
@@ -921,6 +925,7 @@ static void run_threads(exec_worker_t *w, exec_grid_t *g)
     if (n & 31)
         w->warps[nwarps - 1].exited = ~((1u << (n & 31)) - 1);
     memset(w->bars, 0, sizeof w->bars);
+    w->bars_used = 0;
 
     while (w->abort == NPU_OK) {
         if (w->rq_head == w->rq_tail) {
