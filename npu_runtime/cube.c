@@ -376,6 +376,30 @@ static inline const void *batch_ptr(const void *base, const void *const *arr, in
     return base ? (const char *)base + (size_t)(i * stride) * npu_dtype_size(t) : NULL;
 }
 
+/* Pointer-array batches are read when the work runs: each entry must be non-NULL and its
+ * matrix must lie inside one allocation (npu_mem_check_range), else the GEMM stops with
+ * NPU_EINVAL instead of faulting on the worker. Strided operands are checked by the caller. */
+static int entry_ok(const void *p, int64_t rows, int64_t cols, int64_t ld, npu_dtype_t t)
+{
+    if (rows <= 0 || cols <= 0)
+        return 1;
+    if (!p)
+        return 0;
+    return npu_mem_check_range(p, (size_t)((cols - 1) * ld + rows) * npu_dtype_size(t)) == NPU_OK;
+}
+
+static int batch_entries_ok(const npu_cube_gemm_t *g, const void *a, const void *b, const void *c,
+                            const void *d, int use_ab, int use_c)
+{
+    if (!(g->a_array || g->b_array || g->c_array || g->d_array))
+        return d != NULL && (!use_ab || (a && b)) && (!use_c || c);
+    int64_t ar = g->opa == NPU_OP_N ? g->m : g->k, ac = g->opa == NPU_OP_N ? g->k : g->m;
+    int64_t br = g->opb == NPU_OP_N ? g->k : g->n, bc = g->opb == NPU_OP_N ? g->n : g->k;
+    return entry_ok(d, g->m, g->n, g->ldd, g->dtype) &&
+           (!use_ab || (entry_ok(a, ar, ac, g->lda, g->atype) && entry_ok(b, br, bc, g->ldb, g->btype))) &&
+           (!use_c || entry_ok(c, g->m, g->n, g->ldc, g->ctype));
+}
+
 static inline enum CBLAS_TRANSPOSE cb_op(npu_cube_op_t op)
 {
     return op == NPU_OP_N ? CblasNoTrans : op == NPU_OP_T ? CblasTrans : CblasConjTrans;
@@ -479,6 +503,8 @@ static npu_status_t run_f32(const npu_cube_gemm_t *g)
         const void *ua = a, *ub = b;
         int64_t ulda = g->lda, uldb = g->ldb;
         int do_mul = k > 0 && (alpha[0] != 0 || alpha[1] != 0);
+        if (!batch_entries_ok(g, a, b, c, d, do_mul, has_beta))
+            return NPU_EINVAL;
         if (do_mul && conv_a) { pack_f32(g->atype, a, g->lda, arows, acols, g->round, pa); ua = pa; ulda = arows > 1 ? arows : 1; }
         if (do_mul && conv_b) { pack_f32(g->btype, b, g->ldb, brows, bcols, g->round, pb); ub = pb; uldb = brows > 1 ? brows : 1; }
         int bias = load_bias_f32(g, bi, pbias, g->bias_per_col ? n : m);
@@ -536,6 +562,8 @@ static npu_status_t run_f64(const npu_cube_gemm_t *g)
         const void *b = batch_ptr(g->b, g->b_array, bi, g->stride_b, g->btype);
         const void *c = batch_ptr(g->c, g->c_array, bi, g->stride_c, g->ctype);
         double *d = (double *)batch_ptr(g->d, (const void *const *)g->d_array, bi, g->stride_d, g->dtype);
+        if (!batch_entries_ok(g, a, b, c, d, k > 0 && (g->alpha[0] != 0 || g->alpha[1] != 0), has_beta))
+            return NPU_EINVAL;
         if (has_beta)
             copy_c_to_d(c, g->ldc, d, g->ldd, m, n, cplx ? 16 : 8);
         if (cplx)
@@ -593,6 +621,8 @@ static npu_status_t run_i32(const npu_cube_gemm_t *g)
         const int8_t *b = batch_ptr(g->b, g->b_array, bi, g->stride_b, g->btype);
         const int32_t *c = batch_ptr(g->c, g->c_array, bi, g->stride_c, g->ctype);
         int32_t *d = (int32_t *)batch_ptr(g->d, (const void *const *)g->d_array, bi, g->stride_d, g->dtype);
+        if (!batch_entries_ok(g, a, b, c, d, k > 0 && alpha != 0, beta != 0))
+            return NPU_EINVAL;
         if (k > 0 && alpha != 0) {
             for (int64_t j = 0; j < acols; j++)
                 for (int64_t i = 0; i < arows; i++) pa[i + j * arows] = a[i + j * g->lda];

@@ -380,6 +380,11 @@ static void test_bad_input(void)
     CHECK_EQ(npu_cube_gemm_run(&h), NPU_OK);
     CHECK(d[0] == 2 && d[3] == 8);
     CHECK_EQ(npu_dtype_size(NPU_DT_C64), 16);
+    /* a NULL entry in a pointer array stops the GEMM (no fault); earlier entries are done */
+    const void *pa[2] = { x, NULL }, *pb[2] = { x, x };
+    void *pd[2] = { d, d };
+    h = g; h.a = h.b = h.c = NULL; h.d = NULL; h.a_array = pa; h.b_array = pb; h.d_array = pd; h.batch = 2;
+    CHECK_EQ(npu_cube_gemm_run(&h), NPU_EINVAL);
 }
 
 int main(void)
