@@ -117,5 +117,9 @@ NPU_EXPORT CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *p
         *ppExportTable = NULL;
     if (!ppExportTable || !pExportTableId)
         return CUDA_ERROR_INVALID_VALUE;
+    const unsigned char *u = (const unsigned char *)pExportTableId->bytes;
+    NPU_DEBUG("cuGetExportTable: no table %02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+              u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
+              u[14], u[15]);
     return CUDA_ERROR_NOT_SUPPORTED;
 }
