@@ -2,8 +2,17 @@
  * cublas_handle.c - cuBLAS v2 handles, settings, versions, status names, the registry of
  * live handles, Set/Get Vector/Matrix (+Async, _64), and the shared submit/scalar helpers.
  *
- * The registry is a uthash set of live handle pointers under one mutex, so a destroyed or
- * garbage handle is detected without dereferencing it (CUBLAS_STATUS_NOT_INITIALIZED).
+ * DESIGN
+ *   Queues: none of its own. Every BLAS call becomes one work item on the handle's stream
+ *   (npu_stream_submit); the stream's worker (or a host thread waiting on the stream) runs it,
+ *   so BLAS work is ordered with kernels, copies and events on that stream.
+ *   Locks: reg_lock guards only the registry (a uthash set of live cuBLAS and cuBLASLt
+ *   handle pointers); it is never held while calling the runtime. A destroyed or garbage
+ *   handle is thus detected without dereferencing it (CUBLAS_STATUS_NOT_INITIALIZED).
+ *   Work items own a malloc'ed copy of their arguments (scalars captured in host pointer
+ *   mode, device-scalar addresses otherwise) and free it in their cleanup.
+ *   Completion: stream completion. Calls that return a value to host memory (dot, nrm2 ...
+ *   in host pointer mode, Set/Get Vector/Matrix) wait with npu_stream_sync.
  * Measured on this VM: cublasGetPointerMode (check + read) costs 16 ns; a whole async
  * 4x4x4 cublasSgemm call (check, malloc'ed work item, submit) 0.3-0.5 us.
  */
