@@ -12,8 +12,9 @@
  *  Queue. Grids with more than one block are published on pool.active (a list guarded by
  *  pool.lock, held only to link/unlink a grid or to take a reference on it), then pool.gen (a
  *  futex word) is bumped and sleeping workers are woken (at most nblocks - 1 of them).
- *  Idle workers spin on pool.gen for TRANSFER_TO_NPU_SPIN_US (default 100 us), then sleep
- *  on it. Blocks are claimed from grid.next with a CAS, in increasing linear order, in
+ *  Idle workers spin on pool.gen for TRANSFER_TO_NPU_SPIN_US (default 100 us; pause, and a
+ *  sched_yield every 64 pauses so that a host thread sharing the core is not starved), then
+ *  sleep on it. Blocks are claimed from grid.next with a CAS, in increasing linear order, in
  *  chunks of 1..64 blocks (nblocks / (8 * runners)), so a block never waits on a block that
  *  has not been claimed yet: CUB-style single-pass scans that spin on earlier blocks' flags
  *  make progress.
@@ -51,6 +52,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -254,6 +256,7 @@ static void *pool_main(void *arg)
                 spins = 0;
                 if (mono_ns() - t0 >= limit)
                     break;
+                sched_yield();          /* let a host thread on this core run meanwhile */
             }
         }
         if (atomic_load(&pool.gen) == seen) {
@@ -1191,6 +1194,7 @@ npu_status_t npu_exec_grid_checked(npu_kfunc_info_t *info, const uint32_t grid[3
             cpu_relax();
             if (++spins == 64) {
                 spins = 0;
+                sched_yield();
                 if (mono_ns() - t0 > 50000) {
                     atomic_store(&g.sleeping, 1);
                     while (!atomic_load(&g.finished))
