@@ -50,7 +50,7 @@ int main(int argc, char **argv)
         std::vector<float> rC(nn);
         double flops = 2.0 * n * n * n;
         int reps = n <= 256 ? 200 : n <= 1024 ? 10 : n <= 2048 ? 3 : 1;
-        int trials = n >= 4096 ? 2 : 3;
+        int trials = n >= 4096 ? 3 : 4;
         // warm-up both
         CK(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, dA, n, dB, n, &zero, dC, n));
         CK(cudaDeviceSynchronize());
