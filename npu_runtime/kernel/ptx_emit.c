@@ -743,8 +743,9 @@ static void emit_arith(emit_t *E, const ptx_insn_t *in, const char *op)
     int k = E->tmp++;
     if (op[0] == 'a')
         OUT("{ %s __s%d = (%s)%s + (%s)%s%s; ", w, k, w, a, w, b, ci ? " + (__cc & 1)" : "");
-    else
-        OUT("{ %s __s%d = (%s)%s - (%s)%s%s; ", w, k, w, a, w, b, ci ? " - (__cc & 1)" : "");
+    else   /* a + ~b + CF: the flag is the carry of the two's-complement sum (1 = no borrow),
+            * as the hardware does; nvcc's own int128 division tests it with addc after subc */
+        OUT("{ %s __s%d = (%s)%s + (%s)(%s)~%s + %s; ", w, k, w, a, w, ut(u), b, ci ? "(__cc & 1)" : "1");
     wr(E, in, &in->ops[0], u, S(E, "(%s)__s%d", ut(u), k));
     if (cc) OUT(" __cc = (uint32_t)(__s%d >> %d) & 1u;", k, t.sz * 8);
     OUT(" }");

@@ -346,6 +346,10 @@ INT_OPS = [
     # p = cmp OR false, q = !cmp OR false
     ("setp.ne.or.u32 %p1|%p2, %a, %c, %p0; selp.u32 %s, 2, 0, %p1; selp.u32 %d, 1, 0, %p2; or.b32 %d, %d, %s;", lambda a, b, c, x, y: 2 if a != c else 1),
     ("slct.u32.s32 %d, %a, %b, %c;", lambda a, b, c, x, y: a if s32(c) >= 0 else b),
+    # after sub.cc the carry flag is the carry of a + ~b + 1 (1 = no borrow), as nvcc's int128
+    # division relies on when it tests a subc chain with addc
+    ("sub.cc.u32 %s, %a, %c; addc.u32 %d, 0, 0;", lambda a, b, c, x, y: 1 if a >= c else 0),
+    ("sub.cc.u32 %s, %a, %c; subc.cc.u32 %s, %b, %a; addc.u32 %d, 0, 0;", lambda a, b, c, x, y: 1 if x >= y else 0),
     ("mul24.lo.s32 %d, %a, %b;", lambda a, b, c, x, y: u32(s24(a) * s24(b))),
     ("mul24.hi.u32 %d, %a, %b;", lambda a, b, c, x, y: u32(((a & 0xFFFFFF) * (b & 0xFFFFFF)) >> 16)),
     ("mad24.lo.u32 %d, %a, %b, %c;", lambda a, b, c, x, y: u32((a & 0xFFFFFF) * (b & 0xFFFFFF) + c)),
