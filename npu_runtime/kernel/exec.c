@@ -1166,11 +1166,14 @@ npu_status_t npu_exec_grid_checked(npu_kfunc_info_t *info, const uint32_t grid[3
         run_grid_blocks(w, &g);
     } else {
         pthread_once(&pool_threads_once, pool_start_threads);
-        pthread_mutex_lock(&pool.lock);
-        g.link_next = pool.active;
-        if (pool.active)
-            pool.active->link_prev = &g;
-        pool.active = &g;
+        pthread_mutex_lock(&pool.lock);       /* append: workers serve grids oldest first */
+        exec_grid_t **pp = &pool.active, *prev = NULL;
+        while (*pp) {
+            prev = *pp;
+            pp = &(*pp)->link_next;
+        }
+        g.link_prev = prev;
+        *pp = &g;
         pthread_mutex_unlock(&pool.lock);
         atomic_fetch_add(&pool.gen, 1);
         int sleepers = atomic_load(&pool.sleepers);
