@@ -445,6 +445,10 @@ CUresult drv_enter_ctx(drv_ctx_t **out)
         return CUDA_ERROR_INVALID_CONTEXT;
     if (st < 0)
         return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+    /* A faulted context (sticky error) fails every call made in it until it is reset. */
+    npu_status_t sticky = npu_device_error(c->device);
+    if (sticky != NPU_OK)
+        return drv_map(sticky);
     *out = c;
     return CUDA_SUCCESS;
 }

@@ -54,7 +54,8 @@ void drv_stream_ctx_forget(npu_stream_t *s);
  * started the NPU runtime in this process (the CUDA runtime calls cuInit itself). */
 CUresult drv_check_init(void);
 /* drv_check_init, then the current context must exist and be live: CUDA_ERROR_INVALID_CONTEXT
- * otherwise. *ctx receives it. */
+ * (CONTEXT_IS_DESTROYED for a destroyed one) otherwise, and must not have faulted: its sticky
+ * error otherwise. *ctx receives it. */
 CUresult drv_enter_ctx(drv_ctx_t **ctx);
 #define DRV_ENTER() do { CUresult _r = drv_check_init(); if (_r != CUDA_SUCCESS) return _r; } while (0)
 #define DRV_ENTER_CTX(c) do { CUresult _r = drv_enter_ctx(&(c)); if (_r != CUDA_SUCCESS) return _r; } while (0)
