@@ -317,6 +317,16 @@ static void t_active_div(npu_tctx_t *t, const uint8_t *p)
     rt->bar_sync(t, 0, 0);
 }
 
+/* device printf from many threads of many blocks, with a barrier in between */
+static void t_printf(npu_tctx_t *t, const uint8_t *p)
+{
+    /* CUDA's packing: the pointer at 0, two u32 at 8 and 12, the double at 16 */
+    struct { const char *s; uint32_t b, t; double x; } a = { "line", t->b->ctaid[0], t->linear,
+                                                             t->linear * 0.5 };
+    t->b->rt->vprintf(t, "%s block %u thread %u value %.1f\n", &a);
+    t->b->rt->bar_sync(t, 0, 0);
+}
+
 /* deadlocks: thread 0 waits on barrier 0, the others on barrier 1 */
 static void t_deadlock_bar(npu_tctx_t *t, const uint8_t *p)
 {
@@ -783,6 +793,40 @@ int main(void)
         }
         CHECK_EQ(bad, 0);
         free(out);
+    }
+    /* --- printf lines from 8 blocks x 64 threads arrive whole, each exactly once --- */
+    {
+        char path[] = "/tmp/test_exec_printf_XXXXXX";
+        int fd = mkstemp(path);
+        fflush(stdout);
+        int saved = dup(1);
+        dup2(fd, 1);
+        npu_kfunc_t k = kthread("printf", t_printf, 0);
+        CHECK_EQ(run(&k, 8, 1, 1, 64, 1, 1, 0, NULL), NPU_OK);
+        fflush(stdout);
+        dup2(saved, 1);
+        close(saved);
+        FILE *f = fdopen(fd, "r");
+        rewind(f);
+        char line[256];
+        int seen[8][64] = { { 0 } }, bad = 0, n = 0;
+        while (fgets(line, sizeof line, f)) {
+            unsigned b, t;
+            double x;
+            if (sscanf(line, "line block %u thread %u value %lf", &b, &t, &x) != 3 || b >= 8 ||
+                t >= 64 || x != t * 0.5)
+                bad++;
+            else
+                seen[b][t]++;
+            n++;
+        }
+        fclose(f);
+        unlink(path);
+        for (int b = 0; b < 8; b++)
+            for (int t = 0; t < 64; t++)
+                bad += seen[b][t] != 1;
+        CHECK_EQ(n, 8 * 64);
+        CHECK_EQ(bad, 0);
     }
     /* --- deadlocks are detected and the next launch works --- */
     {
