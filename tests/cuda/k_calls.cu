@@ -54,6 +54,7 @@ int main(void)
     const int n = 64;
     long long *d; double *dd;
     CK(cudaMalloc(&d, n * 10 * sizeof(long long))); CK(cudaMalloc(&dd, n * sizeof(double)));
+    CK(cudaDeviceSetLimit(cudaLimitStackSize, 8192));   /* recursion depth ~20: beyond the 1 KB default */
     calls<<<1, n>>>(d, dd, n);
     CK(cudaGetLastError()); CK(cudaDeviceSynchronize());
     static long long o[64 * 10]; static double od[64];

@@ -48,6 +48,10 @@ int main(void)
     int *didx, *dout;
     CK(cudaMalloc(&didx, sizeof idx)); CK(cudaMalloc(&dout, sizeof out));
     CK(cudaMemcpy(didx, idx, sizeof idx, cudaMemcpyHostToDevice));
+    /* recursion sizes its stack at run time: the 1 KB default per thread is too small for 10 frames
+       plus an 8 KB array, so raise it as a CUDA program must */
+    CK(cudaDeviceSetLimit(cudaLimitStackSize, 16384));
+    size_t st = 0; CK(cudaDeviceGetLimit(&st, cudaLimitStackSize)); CHECK(st >= 16384);
     locals<<<1, 64>>>(didx, dout);
     CK(cudaGetLastError()); CK(cudaDeviceSynchronize());
     CK(cudaMemcpy(out, dout, sizeof out, cudaMemcpyDeviceToHost));
