@@ -429,8 +429,16 @@ int drv_ctx_valid(const drv_ctx_t *ctx)
 
 drv_ctx_t *drv_ctx_current(void)
 {
-    if (t_depth > 0)
-        return t_stack[t_depth - 1];
+    if (t_depth > 0) {
+        /* cudaSetDevice to another device binds that device's primary context in place of
+         * the top of the stack, as cudart does on a GPU (records are never freed, so reading
+         * a destroyed one's device is safe). */
+        drv_ctx_t *top = t_stack[t_depth - 1];
+        int dev = npu_device_current();
+        if (top->device != dev && dev_valid(dev))
+            t_stack[t_depth - 1] = top = drv_ctx_primary(dev);
+        return top;
+    }
     if (t_bound)
         return NULL;
     return drv_ctx_primary(npu_device_current());
