@@ -590,6 +590,7 @@ static CUresult ctx_pop(CUcontext *pctx)
     DRV_ENTER();
     if (t_depth == 0)
         return CUDA_ERROR_INVALID_CONTEXT;
+    drv_ctx_current();               /* applies a pending cudaSetDevice rebinding first */
     drv_ctx_t *c = t_stack[--t_depth];
     t_bound = 1;
     if (pctx)

