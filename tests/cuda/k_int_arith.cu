@@ -1,6 +1,7 @@
 // Integer arithmetic in 32 and 64 bits: add/sub/mul/mad (wrapping, done unsigned), mul.hi
 // (__mulhi/__umulhi/__mul64hi/__umul64hi), mul.wide, div/rem with negative operands,
-// min/max (signed and unsigned), abs, logic and shifts. Host reference in plain C++.
+// min/max (signed and unsigned), abs, logic and shifts, mad.wide, __mul24/__umul24, __sad/__usad,
+// __rhadd/__uhadd. Host reference in plain C++.
 #include "k_util.h"
 #include <limits.h>
 
@@ -64,6 +65,34 @@ __global__ void int64_ops(const long long *a, const long long *b, long long *o, 
     r[15] = (x >> (uy & 63)) | (x & ~y);
 }
 
+/* Instructions the optimiser may otherwise rewrite (min/max/abs into setp+selp, mul.wide into
+   cvt + mul.lo.s64) are spelled out in inline PTX; plus the 24-bit and averaging intrinsics. */
+#define KX 14
+__global__ void int32_explicit(const int *a, const int *b, const int *c, long long *o, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int x = a[i], y = b[i], z = c[i], r; unsigned u; long long w;
+    long long *q = o + i * KX;
+    asm("min.s32 %0, %1, %2;" : "=r"(r) : "r"(x), "r"(y)); q[0] = r;
+    asm("max.s32 %0, %1, %2;" : "=r"(r) : "r"(x), "r"(y)); q[1] = r;
+    asm("min.u32 %0, %1, %2;" : "=r"(u) : "r"(x), "r"(y)); q[2] = u;
+    asm("max.u32 %0, %1, %2;" : "=r"(u) : "r"(x), "r"(y)); q[3] = u;
+    asm("abs.s32 %0, %1;" : "=r"(r) : "r"(x)); q[4] = r;                     /* abs(INT_MIN) = INT_MIN */
+    asm("mul.wide.s32 %0, %1, %2;" : "=l"(w) : "r"(x), "r"(y)); q[5] = w;
+    asm("mul.wide.u32 %0, %1, %2;" : "=l"(w) : "r"(x), "r"(y)); q[6] = w;
+    asm("mad.wide.s32 %0, %1, %2, %3;" : "=l"(w) : "r"(x), "r"(y), "l"((long long)z)); q[7] = w;
+    q[8] = __mul24(x, y);               /* low 32 bits of the 48-bit product of the low 24 bits */
+    q[9] = __umul24((unsigned)x, (unsigned)y);
+    q[10] = __sad(x, y, (unsigned)z);   /* |x - y| + z */
+    q[11] = __usad((unsigned)x, (unsigned)y, (unsigned)z);
+    q[12] = __rhadd(x, y);              /* (x + y + 1) >> 1 without overflow */
+    q[13] = __uhadd((unsigned)x, (unsigned)y);
+}
+
+static long long h_s24(int v) { return (long long)((int)((unsigned)v << 8) >> 8); }
+static long long h_u24(int v) { return (long long)((unsigned)v & 0xffffff); }
+
 static int h_mulhi(int x, int y) { return (int)(((long long)x * y) >> 32); }
 static unsigned h_umulhi(unsigned x, unsigned y) { return (unsigned)(((unsigned long long)x * y) >> 32); }
 
@@ -94,7 +123,12 @@ int main(void)
     CK(cudaGetLastError());
     int64_ops<<<(N + 63) / 64, 64>>>(dla, dlb, dlo, N);
     CK(cudaGetLastError());
+    static long long xo[N * KX]; long long *dxo;
+    CK(cudaMalloc(&dxo, sizeof xo));
+    int32_explicit<<<(N + 127) / 128, 128>>>(da, db, dc, dxo, N);
+    CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(xo, dxo, sizeof xo, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(o, dout, sizeof o, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(w, dw, sizeof w, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(lo, dlo, sizeof lo, cudaMemcpyDeviceToHost));
@@ -130,6 +164,19 @@ int main(void)
         for (int k = 0; k < K64; k++)
             if (lo[i * K64 + k] != f[k] && bad++ < 20)
                 CHECK_MSG(0, "int64 op %d on (%lld,%lld): got %lld want %lld", k, X, Y, lo[i * K64 + k], f[k]);
+    }
+    for (int i = 0; i < N; i++) {
+        int x = a[i], y = b[i], z = c[i]; unsigned ux = x, uy = y, uz = z;
+        long long sad = (long long)x - y; if (sad < 0) sad = -sad;
+        long long e[KX] = {x < y ? x : y, x > y ? x : y, (long long)(ux < uy ? ux : uy), (long long)(ux > uy ? ux : uy),
+                           x == INT_MIN ? (long long)INT_MIN : (x < 0 ? -(long long)x : x), (long long)x * y,
+                           (long long)((unsigned long long)ux * uy), (long long)x * y + z,
+                           (long long)(int)(unsigned)(h_s24(x) * h_s24(y)), (long long)(unsigned)(h_u24(x) * h_u24(y)),
+                           (long long)(unsigned)(sad + uz), (long long)(unsigned)((ux > uy ? ux - uy : uy - ux) + uz),
+                           (long long)(int)(((long long)x + y + 1) >> 1), (long long)(unsigned)(((unsigned long long)ux + uy) >> 1)};
+        for (int k = 0; k < KX; k++)
+            if (xo[i * KX + k] != e[k] && bad++ < 20)
+                CHECK_MSG(0, "explicit op %d on (%d,%d,%d): got %lld want %lld", k, x, y, z, xo[i * KX + k], e[k]);
     }
     CHECK_EQ(bad, 0);
     /* spot checks written out by hand: C semantics of negative division */
