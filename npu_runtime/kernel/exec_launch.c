@@ -20,6 +20,7 @@ static uint64_t dim_product(const uint32_t d[3])
 /* ------------------------------------------------------------------ launch ---- */
 typedef struct launch_item {
     npu_kfunc_info_t *info;
+    npu_override_t *native;     /* a plugin's native override, or NULL (override.c) */
     uint32_t grid[3], block[3];
     size_t dyn_shared;
     _Alignas(16) uint8_t params[];
@@ -28,6 +29,9 @@ typedef struct launch_item {
 static npu_status_t launch_run(void *arg)
 {
     launch_item_t *li = arg;
+    if (li->native)
+        return npu_override_call(li->native, li->info, li->grid, li->block, li->dyn_shared,
+                                 li->params);
     return npu_exec_grid_checked(li->info, li->grid, li->block, li->dyn_shared, li->params);
 }
 
@@ -56,11 +60,16 @@ static npu_status_t launch_prepare(npu_kfunc_t *f, const uint32_t grid[3],
         return st;
     if (info->nparams && !info->params)
         return NPU_EFUNC;
+    npu_override_t *native;
+    st = npu_override_lookup(info, &native);
+    if (st != NPU_OK)
+        return st;
     size_t psize = info->param_size;
     launch_item_t *li = malloc(sizeof *li + psize + 16);
     if (!li)
         return NPU_EHOSTMEM;
     li->info = info;
+    li->native = native;
     memcpy(li->grid, grid, sizeof li->grid);
     memcpy(li->block, block, sizeof li->block);
     li->dyn_shared = dyn_shared;

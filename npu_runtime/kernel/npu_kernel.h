@@ -76,6 +76,9 @@ typedef struct npu_kfunc_info {
     /* set by exec.c / the API layer */
     int max_dynamic_shared;     /* cudaFuncAttributeMaxDynamicSharedMemorySize, default 48 KiB - static */
     int preferred_carveout;
+    /* set by override.c on the first launch (zero-initialised by module.c) */
+    void *native_override;      /* npu_override_t * when a plugin overrides this kernel */
+    int native_override_checked;
 } npu_kfunc_info_t;
 
 /* Load one PTX text (copied). dev: the device whose memory holds the module's globals. */
@@ -113,6 +116,17 @@ npu_status_t npu_kfunc_launch_packed(npu_kfunc_t *f, const uint32_t grid[3],
  * work items and by native-override plugins' fallbacks. */
 npu_status_t npu_exec_grid(npu_kfunc_t *f, const uint32_t grid[3], const uint32_t block[3],
                            size_t dyn_shared, const uint8_t *params);
+/* Native kernel overrides (override.c, plugin ABI in npu_override.h): plugins named in
+ * TRANSFER_TO_NPU_KERNELS (':'-separated paths) may export a kernel's mangled name.
+ * npu_override_lookup: *out = NULL when no plugin overrides the kernel; NPU_EFUNC (logged,
+ * naming kernel and plugin) when one does but its declared parameters do not match the PTX.
+ * npu_override_call runs the override for a whole grid (called in stream order). */
+typedef struct npu_override npu_override_t;
+npu_status_t npu_override_lookup(npu_kfunc_info_t *info, npu_override_t **out);
+npu_status_t npu_override_call(npu_override_t *o, const npu_kfunc_info_t *info,
+                               const uint32_t grid[3], const uint32_t block[3],
+                               size_t dyn_shared, const uint8_t *params);
+
 /* Occupancy: max active blocks per "SM" for a block size and dynamic shared size. */
 int npu_kfunc_max_active_blocks(npu_kfunc_t *f, int block_size, size_t dyn_shared);
 
