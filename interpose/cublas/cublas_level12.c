@@ -32,6 +32,9 @@ typedef struct l12_work {
     const void *x;
     void *y, *a, *b;
     void *result;
+    const void *const *a_array;   /* trsmBatched: device arrays of pointers, read at run time */
+    void *const *b_array;
+    int64_t batch;
     blas_scalar_t s1, s2;         /* alpha/beta, or c/s for rot */
 } l12_work_t;
 
@@ -197,6 +200,23 @@ static npu_status_t l12_run(void *arg)
         enum CBLAS_SIDE sd = w->side == CUBLAS_SIDE_LEFT ? CblasLeft : CblasRight;
         enum CBLAS_UPLO ul = w->uplo == CUBLAS_FILL_MODE_LOWER ? CblasLower : CblasUpper;
         enum CBLAS_DIAG dg = w->diag == CUBLAS_DIAG_UNIT ? CblasUnit : CblasNonUnit;
+        if (w->a_array) {         /* batched: one solve per entry, entries checked first */
+            int64_t ka = w->side == CUBLAS_SIDE_LEFT ? w->m : w->n;
+            l12_work_t one = *w;
+            one.a_array = NULL;
+            one.b_array = NULL;
+            for (int64_t i = 0; i < w->batch; i++) {
+                one.a = (void *)w->a_array[i];
+                one.b = w->b_array[i];
+                if (!one.a || !one.b || !blas_range_ok(one.a, ka, ka, w->lda, 0, 1, npu_dtype_size(t)) ||
+                    !blas_range_ok(one.b, w->m, w->n, w->ldb, 0, 1, npu_dtype_size(t)))
+                    return NPU_EINVAL;
+                npu_status_t st = l12_run(&one);
+                if (st != NPU_OK)
+                    return st;
+            }
+            break;
+        }
         if (t == NPU_DT_F32) cblas_strsm(CblasColMajor, sd, ul, cbt(w->trans), dg, m, n, f1, w->a, (int)w->lda, w->b, (int)w->ldb);
         else if (t == NPU_DT_F64) cblas_dtrsm(CblasColMajor, sd, ul, cbt(w->trans), dg, m, n, d1, w->a, (int)w->lda, w->b, (int)w->ldb);
         else if (t == NPU_DT_C32) cblas_ctrsm(CblasColMajor, sd, ul, cbt(w->trans), dg, m, n, c1, w->a, (int)w->lda, w->b, (int)w->ldb);
@@ -436,32 +456,56 @@ static cublasStatus_t ger_common(cublasHandle_t h, int op, int64_t m, int64_t n,
     return l12_submit(h, &w);
 }
 
-static cublasStatus_t trsm_common(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo,
-                                  cublasOperation_t tr, cublasDiagType_t diag, int64_t m, int64_t n,
-                                  const void *alpha, const void *A, int64_t lda, void *B, int64_t ldb,
-                                  npu_dtype_t t)
+static cublasStatus_t trsm_any(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo,
+                               cublasOperation_t tr, cublasDiagType_t diag, int64_t m, int64_t n,
+                               const void *alpha, const void *A, int64_t lda, void *B, int64_t ldb,
+                               npu_dtype_t t, int64_t batch, int arrays)
 {
     BLAS_CHECK_HANDLE(h);
     int64_t ka = side == CUBLAS_SIDE_LEFT ? m : n;
     if ((side != CUBLAS_SIDE_LEFT && side != CUBLAS_SIDE_RIGHT) ||
         (uplo != CUBLAS_FILL_MODE_LOWER && uplo != CUBLAS_FILL_MODE_UPPER) || !blas_op_ok(tr) ||
         (diag != CUBLAS_DIAG_UNIT && diag != CUBLAS_DIAG_NON_UNIT) || m < 0 || n < 0 ||
-        lda < (ka > 1 ? ka : 1) || ldb < (m > 1 ? m : 1) || !alpha)
+        lda < (ka > 1 ? ka : 1) || ldb < (m > 1 ? m : 1) || !alpha || batch < 0)
         return CUBLAS_STATUS_INVALID_VALUE;
     if (too_big(m) || too_big(n) || too_big(lda) || too_big(ldb))
         return CUBLAS_STATUS_NOT_SUPPORTED;
-    if (m == 0 || n == 0)
+    if (m == 0 || n == 0 || batch == 0)
         return CUBLAS_STATUS_SUCCESS;
-    if (!A || !B || !blas_range_ok(A, ka, ka, lda, 0, 1, npu_dtype_size(t)) ||
-        !blas_range_ok(B, m, n, ldb, 0, 1, npu_dtype_size(t)))
+    if (!A || !B || (!arrays && (!blas_range_ok(A, ka, ka, lda, 0, 1, npu_dtype_size(t)) ||
+                                 !blas_range_ok(B, m, n, ldb, 0, 1, npu_dtype_size(t)))))
         return CUBLAS_STATUS_INVALID_VALUE;
     l12_work_t w;
     memset(&w, 0, sizeof w);
     w.op = OP_TRSM; w.t = t; w.side = side; w.uplo = uplo; w.trans = tr; w.diag = diag;
-    w.m = m; w.n = n; w.a = (void *)A; w.lda = lda; w.b = B; w.ldb = ldb;
+    w.m = m; w.n = n; w.lda = lda; w.ldb = ldb; w.batch = batch;
+    if (arrays) { w.a_array = A; w.b_array = B; }
+    else { w.a = (void *)A; w.b = B; }
     blas_scalar_capture(&w.s1, h->pmode == CUBLAS_POINTER_MODE_DEVICE, alpha, t);
     return l12_submit(h, &w);
 }
+
+static cublasStatus_t trsm_common(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo,
+                                  cublasOperation_t tr, cublasDiagType_t diag, int64_t m, int64_t n,
+                                  const void *alpha, const void *A, int64_t lda, void *B, int64_t ldb,
+                                  npu_dtype_t t)
+{
+    return trsm_any(h, side, uplo, tr, diag, m, n, alpha, A, lda, B, ldb, t, 1, 0);
+}
+
+#define TRSM_BATCHED(P, T, DT, I, SUF)                                                             \
+NPU_EXPORT cublasStatus_t cublas##P##trsmBatched##SUF(cublasHandle_t h, cublasSideMode_t side,     \
+    cublasFillMode_t uplo, cublasOperation_t tr, cublasDiagType_t diag, I m, I n, const T *alpha,  \
+    const T *const A[], I lda, T *const B[], I ldb, I batch)                                       \
+{ return trsm_any(h, side, uplo, tr, diag, m, n, alpha, A, lda, (void *)B, ldb, DT, batch, 1); }
+TRSM_BATCHED(S, float, NPU_DT_F32, int, )
+TRSM_BATCHED(S, float, NPU_DT_F32, int64_t, _64)
+TRSM_BATCHED(D, double, NPU_DT_F64, int, )
+TRSM_BATCHED(D, double, NPU_DT_F64, int64_t, _64)
+TRSM_BATCHED(C, cuComplex, NPU_DT_C32, int, )
+TRSM_BATCHED(C, cuComplex, NPU_DT_C32, int64_t, _64)
+TRSM_BATCHED(Z, cuDoubleComplex, NPU_DT_C64, int, )
+TRSM_BATCHED(Z, cuDoubleComplex, NPU_DT_C64, int64_t, _64)
 
 #define L2(P, T, DT, I, SUF)                                                                       \
 NPU_EXPORT cublasStatus_t cublas##P##gemv##SUF(cublasHandle_t h, cublasOperation_t tr, I m, I n,   \

@@ -234,6 +234,33 @@ static void test_trsm(cublasHandle_t h)
         CHECK_MSG(bad == 0, "Dtrsm side %d upper %d trans %d: %d wrong", side, up, tr, bad);
         cudaFree(dA); cudaFree(dB);
     }
+    // batched: three lower-triangular systems, right side, through device pointer arrays
+    {
+        const int bm = 7, bn = 6, la = 8, lb = 9, batch = 3;
+        std::vector<double> A(la * bn * batch), B(lb * bn * batch);
+        for (int b = 0; b < batch; b++) for (int j = 0; j < bn; j++) for (int i = 0; i < la; i++)
+            A[b * la * bn + i + j * la] = i == j ? 1.5 + rnd() * 0.25 : (i > j ? rnd() * 0.3 : 55.0);
+        for (auto &v : B) v = rnd();
+        double *dA = upload(A), *dB = upload(B), al = -1.0;
+        std::vector<double *> pa, pb;
+        for (int b = 0; b < batch; b++) { pa.push_back(dA + b * la * bn); pb.push_back(dB + b * lb * bn); }
+        double **dpa = upload(pa), **dpb = upload(pb);
+        BK(cublasDtrsmBatched(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, bm, bn, &al,
+                              (const double **)dpa, la, dpb, lb, batch));
+        std::vector<double> X = download(dB, B.size());
+        int bad = 0;
+        for (int b = 0; b < batch; b++) for (int j = 0; j < bn; j++) for (int i = 0; i < lb; i++) {
+            long o = b * lb * bn + i + j * lb;
+            if (i >= bm) { if (X[o] != B[o]) bad++; continue; }
+            double s = 0;                          // (X L)(i, j) = -B(i, j)
+            for (int p = j; p < bn; p++) s += X[b * lb * bn + i + p * lb] * A[b * la * bn + p + j * la];
+            if (fabs(s + B[o]) > 1e-10) bad++;
+        }
+        CHECK_MSG(bad == 0, "DtrsmBatched: %d wrong", bad);
+        BKS(cublasDtrsmBatched(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, bm, bn, &al,
+                               (const double **)dpa, la, dpb, lb, -1), CUBLAS_STATUS_INVALID_VALUE);
+        cudaFree(dA); cudaFree(dB); cudaFree(dpa); cudaFree(dpb);
+    }
     float *d = dalloc<float>(16), one = 1;
     BKS(cublasStrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, 4, 2, &one, d, 3, d, 4),
         CUBLAS_STATUS_INVALID_VALUE);
