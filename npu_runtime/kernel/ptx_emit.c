@@ -117,7 +117,6 @@ typedef struct emit {
     npu_kparam_t *kp; uint32_t kp_size;      /* entry param layout */
     char **strs; int nstrs, capstrs;         /* temporaries */
     int tmp;                                 /* temp counter */
-    int uses_exit;
     int scopes[256]; int nscopes;            /* open body scopes, innermost last */
 } emit_t;
 
@@ -694,7 +693,7 @@ static const char *fin(emit_t *E, const ptx_insn_t *in, int i, ty_t t)
 
 static int half_flags(const ptx_insn_t *in)
 {
-    return (has(in, "ftz") ? 1 : 0) | (has(in, "sat") ? 2 : 0) | (has(in, "NaN") ? 4 : 0);
+    return (has(in, "ftz") ? 1 : 0) | (has(in, "sat") ? 2 : 0) | (has(in, "NaN") ? 4 : 0) | (has(in, "relu") ? 8 : 0);
 }
 
 static int emit_half(emit_t *E, const ptx_insn_t *in, const char *op, ty_t t)
@@ -845,6 +844,16 @@ static void emit_unary(emit_t *E, const ptx_insn_t *in, const char *op)
     NEED(2);
     if ((t.c == 'h' || t.c == 'g' || t.c == 'H' || t.c == 'G') && (!strcmp(op, "abs") || !strcmp(op, "neg"))) {
         emit_half(E, in, op, t);
+        return;
+    }
+    if (t.c == 'h' || t.c == 'g' || t.c == 'H' || t.c == 'G') {
+        static const char *un[] = {"sin", "cos", "ex2", "lg2", "tanh", "sqrt", "rsqrt", "rcp"};
+        int k = -1;
+        for (int i = 0; i < 8; i++) if (!strcmp(op, un[i])) k = i;
+        if (k < 0) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+        int two = t.c == 'H' || t.c == 'G', bf = t.c == 'g' || t.c == 'G';
+        ty_t bt = two ? TY('u', 4) : TY('u', 2);
+        wr(E, in, &in->ops[0], bt, S(E, "%s(%s, %d, %d, %d)", two ? "__hun2" : "__hun", A(1, bt), k, bf, has(in, "ftz")));
         return;
     }
     if (t.c == 'f') {
@@ -1324,13 +1333,14 @@ static void emit_collective(emit_t *E, const ptx_insn_t *in)
         return;
     }
     if (!strcmp(op, "shfl")) {
-        NEED(5);
+        int sync = has(in, "sync");   /* pre-sm_70 shfl: the whole warp takes part */
+        NEED(sync ? 5 : 4);
         int mode = has(in, "up") ? 0 : has(in, "down") ? 1 : has(in, "bfly") ? 2 : has(in, "idx") ? 3 : -1;
-        if (mode < 0 || !has(in, "sync")) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+        if (mode < 0) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
         const ptx_opnd_t *d = &in->ops[0];
         int k = E->tmp++;
         OUT("{ uint32_t __pp%d; uint32_t __sv%d = rt->shfl(t, %d, %s, %s, %s, %s, &__pp%d); ", k, k, mode,
-            A(1, u32), A(2, u32), A(3, u32), A(4, u32), k);
+            A(1, u32), A(2, u32), A(3, u32), sync ? A(4, u32) : "0xffffffffu", k);
         if (d->kind == OP_REG && d->name2) {
             wr_name(E, in, d->name, u32, S(E, "__sv%d", k));
             wr_name(E, in, d->name2, pr, S(E, "(__pp%d != 0)", k));
@@ -1339,10 +1349,10 @@ static void emit_collective(emit_t *E, const ptx_insn_t *in)
         return;
     }
     if (!strcmp(op, "vote")) {
-        NEED(3);
+        NEED(has(in, "sync") ? 3 : 2);
         int mode = has(in, "all") ? 0 : has(in, "any") ? 1 : has(in, "uni") ? 2 : has(in, "ballot") ? 3 : -1;
         if (mode < 0) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
-        const char *x = S(E, "rt->vote(t, %d, (uint32_t)%s, %s)", mode, A(1, pr), A(2, u32));
+        const char *x = S(E, "rt->vote(t, %d, (uint32_t)%s, %s)", mode, A(1, pr), has(in, "sync") ? A(2, u32) : "rt->activemask(t)");
         if (mode == 3) wr(E, in, &in->ops[0], u32, x);
         else wr(E, in, &in->ops[0], pr, S(E, "(%s != 0)", x));
         return;
@@ -1434,6 +1444,9 @@ static void emit_insn(emit_t *E, const ptx_insn_t *in)
         if (!is_int(t) || t.sz < 4) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
         ty_t u = TY('u', t.sz);
         wr(E, in, &in->ops[0], u, S(E, "(%s)__bfi((uint64_t)%s, (uint64_t)%s, %s, %s, %d)", ut(u), A(1, u), A(2, u), A(3, u32), A(4, u32), t.sz * 8));
+    } else if (!strcmp(op, "lop3")) {
+        NEED(5);
+        wr(E, in, &in->ops[0], u32, S(E, "__lop3(%s, %s, %s, %s)", A(1, u32), A(2, u32), A(3, u32), A(4, u32)));
     } else if (!strcmp(op, "prmt")) {
         NEED(4);
         int mode = has(in, "f4e") ? 1 : has(in, "b4e") ? 2 : has(in, "rc8") ? 3 : has(in, "ecl") ? 4 :

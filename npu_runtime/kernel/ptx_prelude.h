@@ -142,7 +142,7 @@ P_INL uint16_t __d2h(double x, int m) { return __d2small(x, m, 10, 15); }
 P_INL uint16_t __d2b(double x, int m) { return __d2small(x, m, 7, 127); }
 P_INL uint16_t __hftz(uint16_t h) { return (h & 0x7c00) == 0 ? (h & 0x8000) : h; }
 P_INL uint16_t __bftz(uint16_t h) { return (h & 0x7f80) == 0 ? (h & 0x8000) : h; }
-/* op: 0 add 1 sub 2 mul 3 min 4 max 5 neg 6 abs 7 fma; bf: 1 for bf16; fl: 1 ftz, 2 sat, 4 NaN */
+/* op: 0 add 1 sub 2 mul 3 min 4 max 5 neg 6 abs 7 fma; bf: 1 for bf16; fl: 1 ftz, 2 sat, 4 NaN, 8 relu */
 P_INL uint16_t __hop(uint16_t a, uint16_t b, uint16_t c, int op, int bf, int fl, int m) {
     if (op == 5) return a ^ 0x8000;
     if (op == 6) return a & 0x7fff;
@@ -150,12 +150,19 @@ P_INL uint16_t __hop(uint16_t a, uint16_t b, uint16_t c, int op, int bf, int fl,
     double x = bf ? __b2d(a) : __h2d(a), y = bf ? __b2d(b) : __h2d(b), z = bf ? __b2d(c) : __h2d(c), r;
     switch (op) {
     case 0: r = x + y; break; case 1: r = x - y; break; case 2: r = x * y; break;
-    case 3: if (x != x || y != y) { if ((fl & 4) || (x != x && y != y)) return 0x7fff; return x != x ? b : a; }
-            if (x == y) return (a & 0x8000) ? a : b; return x < y ? a : b;
-    case 4: if (x != x || y != y) { if ((fl & 4) || (x != x && y != y)) return 0x7fff; return x != x ? b : a; }
-            if (x == y) return (a & 0x8000) ? b : a; return x > y ? a : b;
+    case 3: case 4: {
+            uint16_t res;
+            if (x != x || y != y) {
+                if ((fl & 4) || (x != x && y != y)) res = 0x7fff; else res = x != x ? b : a;
+            } else if (x == y) res = (op == 3) == !!(a & 0x8000) ? a : b;
+            else res = (op == 3) == (x < y) ? a : b;
+            if (fl & 8) { int nan = bf ? ((res & 0x7f80) == 0x7f80 && (res & 0x7f)) : ((res & 0x7c00) == 0x7c00 && (res & 0x3ff));
+                          if (nan) res = 0x7fff; else if (res & 0x8000) res = 0; }
+            return res; }
     default: r = fma(x, y, z); break; }
     if (fl & 2) r = __sat64(r);
+    if ((fl & 8) && r != r) return 0x7fff;              /* .relu: NaN -> canonical NaN */
+    if ((fl & 8) && r < 0) r = 0.0;                     /* .relu: negative -> +0 */
     uint16_t h = bf ? __d2b(r, m) : __d2h(r, m);
     if (fl & 1) h = bf ? __bftz(h) : __hftz(h);
     return h; }
@@ -287,3 +294,23 @@ P_INL uint16_t __atom_add_f16(void *p, uint16_t b) { uint16_t *q = p, o = __atom
 P_INL uint16_t __atom_add_bf16(void *p, uint16_t b) { uint16_t *q = p, o = __atomic_load_n(q, __ATOMIC_RELAXED), n;
     do { n = __hop(o, b, 0, 0, 1, 0, 0); } while (!__atomic_compare_exchange_n(q, &o, n, 1, P_SC, __ATOMIC_RELAXED)); return o; }
 #define __atom_cas(T, p, c, v) ({ T __e = (c); __atomic_compare_exchange_n((T *)(p), &__e, (T)(v), 0, P_SC, P_SC); __e; })
+
+/* lop3: bit i of the result is bit ((a_i << 2) | (b_i << 1) | c_i) of lut */
+P_INL uint32_t __lop3(uint32_t a, uint32_t b, uint32_t c, uint32_t lut) {
+    uint32_t d = 0;
+    for (int k = 0; k < 8; k++)
+        if ((lut >> k) & 1)
+            d |= ((k & 4) ? a : ~a) & ((k & 2) ? b : ~b) & ((k & 1) ? c : ~c);
+    return d; }
+/* f16/bf16 unary approximations through double: 0 sin 1 cos 2 ex2 3 lg2 4 tanh 5 sqrt 6 rsqrt 7 rcp */
+P_INL uint16_t __hun(uint16_t a, int op, int bf, int fl) {
+    if (fl & 1) a = bf ? __bftz(a) : __hftz(a);
+    double x = bf ? __b2d(a) : __h2d(a), r;
+    switch (op) { case 0: r = sin(x); break; case 1: r = cos(x); break; case 2: r = exp2(x); break;
+                  case 3: r = log2(x); break; case 4: r = tanh(x); break; case 5: r = sqrt(x); break;
+                  case 6: r = 1.0 / sqrt(x); break; default: r = 1.0 / x; }
+    uint16_t h = bf ? __d2b(r, 0) : __d2h(r, 0);
+    if (fl & 1) h = bf ? __bftz(h) : __hftz(h);
+    return h; }
+P_INL uint32_t __hun2(uint32_t a, int op, int bf, int fl) {
+    return (uint32_t)__hun((uint16_t)a, op, bf, fl) | ((uint32_t)__hun((uint16_t)(a >> 16), op, bf, fl) << 16); }

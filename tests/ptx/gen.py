@@ -262,6 +262,14 @@ def dp2a(a, b, c, sa, sb, hi):
     return u32(s)
 
 
+def lop3(a, b, c, lut):
+    d = 0
+    for i in range(32):
+        k = (((a >> i) & 1) << 2) | (((b >> i) & 1) << 1) | ((c >> i) & 1)
+        d |= ((lut >> k) & 1) << i
+    return d
+
+
 def sat32(v): return max(-(1 << 31), min((1 << 31) - 1, v))
 
 
@@ -350,6 +358,9 @@ INT_OPS = [
     # division relies on when it tests a subc chain with addc
     ("sub.cc.u32 %s, %a, %c; addc.u32 %d, 0, 0;", lambda a, b, c, x, y: 1 if a >= c else 0),
     ("sub.cc.u32 %s, %a, %c; subc.cc.u32 %s, %b, %a; addc.u32 %d, 0, 0;", lambda a, b, c, x, y: 1 if x >= y else 0),
+    ("lop3.b32 %d, %a, %b, %c, 0x96;", lambda a, b, c, x, y: a ^ b ^ c),
+    ("lop3.b32 %d, %a, %b, %c, 0xe8;", lambda a, b, c, x, y: (a & b) | (a & c) | (b & c)),
+    ("and.b32 %s, %c, 255; lop3.b32 %d, %a, %b, %c, %s;", lambda a, b, c, x, y: lop3(a, b, c, c & 255)),
     ("mul24.lo.s32 %d, %a, %b;", lambda a, b, c, x, y: u32(s24(a) * s24(b))),
     ("mul24.hi.u32 %d, %a, %b;", lambda a, b, c, x, y: u32(((a & 0xFFFFFF) * (b & 0xFFFFFF)) >> 16)),
     ("mad24.lo.u32 %d, %a, %b, %c;", lambda a, b, c, x, y: u32((a & 0xFFFFFF) * (b & 0xFFFFFF) + c)),
@@ -563,6 +574,16 @@ def h2op(op, a, b, c, bf):
     return (hi << 16) | lo
 
 
+def relu2(v):
+    out = 0
+    for sh in (0, 16):
+        h = (v >> sh) & 0xFFFF
+        if (h & 0x7C00) == 0x7C00 and (h & 0x3FF): h = 0x7FFF
+        elif h & 0x8000 and (h & 0x7FFF): h = 0
+        out |= h << sh
+    return out
+
+
 HALF_OPS = []
 for op in ('add', 'sub', 'mul'):
     HALF_OPS.append(("%s.rn.f16x2 %%d, %%a, %%b;" % op, (lambda op: lambda a, b, c: h2op(op, a, b, c, False))(op)))
@@ -570,6 +591,7 @@ for op in ('add', 'sub', 'mul'):
 HALF_OPS += [
     ("fma.rn.f16x2 %d, %a, %b, %c;", lambda a, b, c: h2op('fma', a, b, c, False)),
     ("fma.rn.bf16x2 %d, %a, %b, %c;", lambda a, b, c: h2op('fma', a, b, c, True)),
+    ("fma.rn.relu.f16x2 %d, %a, %b, %c;", lambda a, b, c: relu2(h2op('fma', a, b, c, False))),
     ("neg.f16x2 %d, %a;", lambda a, b, c: a ^ 0x80008000),
     ("abs.bf16x2 %d, %a;", lambda a, b, c: a & 0x7FFF7FFF),
     ("min.f16x2 %d, %a, %b;", lambda a, b, c: h2op('min', a, b, c, False)),
