@@ -813,3 +813,78 @@ NPU_EXPORT CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute
     uint64_t v = pool_attr_is_int(attr) ? (uint64_t)(*(int *)value != 0) : *(cuuint64_t *)value;
     return drv_map(npu_pool_set_attr((npu_pool_t *)pool, (int)attr, v));
 }
+
+/* ------------------------------------------------------ prefetch and advice ---- */
+/* Managed, device and (the device reports pageable memory access) plain host memory all live
+ * in the one host address space every emulated device executes in: a prefetch has no
+ * migration to perform and advice has no page placement to steer. The arguments are still
+ * checked as CUDA checks them, and a prefetch is ordered in its stream like any work. */
+static CUresult check_location(CUmemLocation loc)
+{
+    switch (loc.type) {
+    case CU_MEM_LOCATION_TYPE_DEVICE:
+        return loc.id >= 0 && loc.id < npu_device_count() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+    case CU_MEM_LOCATION_TYPE_HOST:
+    case CU_MEM_LOCATION_TYPE_HOST_NUMA:
+    case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
+        return CUDA_SUCCESS;
+    default:
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+
+static CUresult check_range(CUdeviceptr p, size_t count)
+{
+    if (!p || count == 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    return npu_mem_check_range(DPTR(p), count) == NPU_OK ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+static CUresult prefetch(CUdeviceptr p, size_t count, CUmemLocation loc, unsigned int flags, CUstream h, int pt)
+{
+    npu_stream_t *s;
+    CUresult r = get_stream(h, pt, &s);
+    if (r == CUDA_SUCCESS)
+        r = check_range(p, count);
+    if (r == CUDA_SUCCESS && flags != 0)
+        r = CUDA_ERROR_INVALID_VALUE;
+    return r == CUDA_SUCCESS ? check_location(loc) : r;
+}
+
+static CUresult prefetch_dev(CUdeviceptr p, size_t count, CUdevice dst, CUstream h, int pt)
+{
+    CUmemLocation loc = { dst == CU_DEVICE_CPU ? CU_MEM_LOCATION_TYPE_HOST : CU_MEM_LOCATION_TYPE_DEVICE, dst };
+    return prefetch(p, count, loc, 0, h, pt);
+}
+
+PAIR(cuMemPrefetchAsync_v2, cuMemPrefetchAsync_v2_ptsz,
+     (CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream),
+     prefetch, devPtr, count, location, flags, hStream)
+PAIR(cuMemPrefetchAsync, cuMemPrefetchAsync_ptsz,
+     (CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream),
+     prefetch_dev, devPtr, count, dstDevice, hStream)
+
+static CUresult advise(CUdeviceptr p, size_t count, CUmem_advise advice, CUmemLocation loc)
+{
+    drv_ctx_t *c;
+    DRV_ENTER_CTX(c);
+    CUresult r = check_range(p, count);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (advice < CU_MEM_ADVISE_SET_READ_MOSTLY || advice > CU_MEM_ADVISE_UNSET_ACCESSED_BY)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (advice == CU_MEM_ADVISE_SET_READ_MOSTLY || advice == CU_MEM_ADVISE_UNSET_READ_MOSTLY)
+        return CUDA_SUCCESS;           /* the location is ignored for these, as documented */
+    return check_location(loc);
+}
+
+NPU_EXPORT CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location)
+{
+    return advise(devPtr, count, advice, location);
+}
+
+NPU_EXPORT CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device)
+{
+    CUmemLocation loc = { device == CU_DEVICE_CPU ? CU_MEM_LOCATION_TYPE_HOST : CU_MEM_LOCATION_TYPE_DEVICE, device };
+    return advise(devPtr, count, advice, loc);
+}

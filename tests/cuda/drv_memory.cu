@@ -190,6 +190,17 @@ int main()
     ((int *)(uintptr_t)mp)[5] = 55;          /* managed memory is host-accessible */
     CHECK_EQ(cuMemcpyDtoH(g, mp, 32), CUDA_SUCCESS);
     CHECK_EQ(g[5], 55);
+    CUmemLocation loc;
+    loc.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    loc.id = dev;
+    CHECK_EQ(cuMemPrefetchAsync(mp, 4096, loc, 0, st), CUDA_SUCCESS);
+    CHECK_EQ(cuMemAdvise(mp, 4096, CU_MEM_ADVISE_SET_READ_MOSTLY, loc), CUDA_SUCCESS);
+    CHECK_EQ(cuMemAdvise(mp, 4096, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, loc), CUDA_SUCCESS);
+    CHECK_EQ(cuMemAdvise(mp, 4096, (CUmem_advise)99, loc), CUDA_ERROR_INVALID_VALUE);
+    loc.type = CU_MEM_LOCATION_TYPE_HOST;
+    CHECK_EQ(cuMemPrefetchAsync(mp, 4096, loc, 0, st), CUDA_SUCCESS);
+    CHECK_EQ(cuStreamSynchronize(st), CUDA_SUCCESS);
+    CHECK_EQ(((int *)(uintptr_t)mp)[5], 55);
     CHECK_EQ(cuMemAllocManaged(&mp, 4096, 7), CUDA_ERROR_INVALID_VALUE);
     /* plain malloc memory: unknown to CUDA */
     int *plain = (int *)malloc(64);

@@ -62,7 +62,8 @@ int main()
                             "cuModuleLoadData", "cuModuleGetFunction", "cuLaunchKernel", "cuLaunchKernelEx",
                             "cuStreamCreate", "cuEventRecord", "cuMemsetD32Async", "cuMemcpy2D",
                             "cuGetErrorString", "cuLinkCreate", "cuLibraryLoadData", "cuKernelGetFunction",
-                            "cuPointerGetAttribute", "cuMemAllocAsync", "cuGetProcAddress", "cuDevicePrimaryCtxRetain" };
+                            "cuPointerGetAttribute", "cuMemAllocAsync", "cuGetProcAddress", "cuDevicePrimaryCtxRetain",
+                            "cuMemPrefetchAsync", "cuMemAdvise", "cuStreamAddCallback", "cuOccupancyMaxPotentialBlockSize" };
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
         for (int flag = 0; flag < 3; flag++) {
             fn = NULL;
