@@ -6,6 +6,8 @@
 #   make demo       the training demo on the NPU
 #   make deps       Debian packages the build and tests need
 #   make install PREFIX=/usr/local
+# Outputs are written to a temporary name and renamed, so a process never loads a half-
+# written library.
 # Sources are found by wildcard: adding a .c file under npu_runtime/, interpose/ or
 # transfer_to_npu/ adds it to the library; no list to keep in sync.
 
@@ -75,23 +77,25 @@ $(STUB_OBJ): $(GEN)/unsupported.c
 
 $(MAINLIB): $(ALL_OBJ) $(STUB_OBJ)
 	@mkdir -p $(LIBDIR)
-	$(CC) -shared -pthread -Wl,-soname,libtransfer_to_npu.so -Wl,-z,defs -o $@ $^ $(LIBS)
+	$(CC) -shared -pthread -Wl,-soname,libtransfer_to_npu.so -Wl,-z,defs -o $@.tmp $^ $(LIBS)
+	mv -f $@.tmp $@
 
 $(RTLIB): $(RT_OBJ)
-	@rm -f $@; ar rcs $@ $^
+	@rm -f $@.tmp; ar rcs $@.tmp $^ && mv -f $@.tmp $@
 
 # Drop-ins: thin trampolines that jump to the one runtime in libtransfer_to_npu.so.
 define DROPIN_RULE
 $(LIBDIR)/$(1): $(MAINLIB) $(3) scripts/gen_dropin.py
 	$(PYTHON) scripts/gen_dropin.py --soname $(1) --node '$(filter-out -,$(2))' --syms $(3) --out $(GEN)/$(1)
-	$(CC) -shared -fPIC -O2 -o $$@ $(GEN)/$(1).c -Wl,-soname,$(1) \
+	$(CC) -shared -fPIC -O2 -o $$@.tmp $(GEN)/$(1).c -Wl,-soname,$(1) \
 	    $(if $(filter-out -,$(2)),-Wl$(comma)--version-script=$(GEN)/$(1).map) -ldl
+	mv -f $$@.tmp $$@
 endef
 $(foreach d,$(DROPINS),$(eval $(call DROPIN_RULE,$(word 1,$(subst :, ,$(d))),$(word 2,$(subst :, ,$(d))),$(word 3,$(subst :, ,$(d))))))
 
 $(LIBDIR)/transfer_to_npu.pc: Makefile
 	@mkdir -p $(LIBDIR)
-	printf 'prefix=%s\nlibdir=$${prefix}/lib/transfer_to_npu\n\nName: transfer_to_npu\nDescription: CUDA programs on an emulated NPU\nVersion: %s\nLibs: -L$${libdir} -ltransfer_to_npu\n' '$(PREFIX)' '$(VERSION)' > $@
+	printf 'prefix=%s\nlibdir=$${prefix}/lib/transfer_to_npu\n\nName: transfer_to_npu\nDescription: CUDA programs on an emulated NPU\nVersion: %s\nCflags: -I$${prefix}/include/transfer_to_npu\nLibs: -L$${libdir} -ltransfer_to_npu\n' '$(PREFIX)' '$(VERSION)' > $@
 
 check-layering:
 	@if grep -rlE '#include *[<"](cuda|cublas|driver_types|vector_types)' npu_runtime; then \
@@ -122,6 +126,8 @@ install: all
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/transfer_to_npu/python/transfer_to_npu
 	cp -P $(MAINLIB) $(DROPIN_FILES) $(DESTDIR)$(PREFIX)/lib/transfer_to_npu/
 	install -m 644 $(LIBDIR)/transfer_to_npu.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -d $(DESTDIR)$(PREFIX)/include/transfer_to_npu
+	install -m 644 npu_runtime/kernel/npu_override.h $(DESTDIR)$(PREFIX)/include/transfer_to_npu/
 	install -m 755 scripts/transfer-to-npu $(DESTDIR)$(PREFIX)/bin/transfer-to-npu
 	sed -i 's|^TTN_LIBDIR_DEFAULT=.*|TTN_LIBDIR_DEFAULT=$(PREFIX)/lib/transfer_to_npu|; s|^TTN_PYDIR_DEFAULT=.*|TTN_PYDIR_DEFAULT=$(PREFIX)/share/transfer_to_npu/python|' \
 	    $(DESTDIR)$(PREFIX)/bin/transfer-to-npu
