@@ -42,7 +42,7 @@ static atomic_int drv_inited;
 /* Optional runtime hook: reports whether the NPU runtime has been started (by the runtime
  * API, which on a GPU calls cuInit itself). Until npu_runtime provides it, any started use of
  * the library counts as initialised, so runtime/driver interop never sees NOT_INITIALIZED. */
-extern int npu_runtime_started(void) __attribute__((weak));
+extern int npu_runtime_started(void) __attribute__((weak, visibility("hidden")));
 
 CUresult drv_check_init(void)
 {
