@@ -1,6 +1,7 @@
 /*
  * cublas_level12.c - cuBLAS v2 level 1 (axpy, scal, dot, dotu/dotc, nrm2, asum, iamax,
- * iamin, copy, swap, rot), level 2 (gemv, ger/geru/gerc) and trsm, S/D/C/Z and _64 forms.
+ * iamin, copy, swap, rot, rotg, rotm, rotmg), level 2 (gemv, ger/geru/gerc), trsm and
+ * trsmBatched, S/D/C/Z and _64 forms.
  *
  * Each call becomes one stream work item that calls OpenBLAS (cblas_*) on the device
  * pointers (device memory is host memory). Scalars follow the handle's pointer mode
@@ -20,7 +21,8 @@
 #include <string.h>
 
 enum { OP_AXPY, OP_SCAL, OP_DOT, OP_DOTC, OP_NRM2, OP_ASUM, OP_IAMAX, OP_IAMIN, OP_COPY,
-       OP_SWAP, OP_ROT, OP_GEMV, OP_GER, OP_GERC, OP_TRSM, OP_ZERO };
+       OP_SWAP, OP_ROT, OP_GEMV, OP_GER, OP_GERC, OP_TRSM, OP_ZERO,
+       OP_ROTG, OP_ROTM, OP_ROTMG };
 
 typedef struct l12_work {
     int op;
@@ -67,6 +69,31 @@ static double absel(npu_dtype_t t, const void *x, int64_t i)
     case NPU_DT_F64: return fabs(((const double *)x)[i]);
     case NPU_DT_C32: return fabsf(((const float *)x)[2 * i]) + fabsf(((const float *)x)[2 * i + 1]);
     default: return fabs(((const double *)x)[2 * i]) + fabs(((const double *)x)[2 * i + 1]);
+    }
+}
+
+/* Complex Givens rotation, reference BLAS crotg/zrotg: [c s; -conj(s) c] [a; b] = [r; 0]. */
+static void rotg_complex(npu_dtype_t t, void *pa, const void *pb, void *pc, void *ps)
+{
+    double complex a, b;
+    if (t == NPU_DT_C32) { a = *(float complex *)pa; b = *(const float complex *)pb; }
+    else { a = *(double complex *)pa; b = *(const double complex *)pb; }
+    double c;
+    double complex s;
+    if (cabs(a) == 0) {
+        c = 0; s = 1; a = b;
+    } else {
+        double scale = cabs(a) + cabs(b);
+        double norm = scale * sqrt(pow(cabs(a / scale), 2) + pow(cabs(b / scale), 2));
+        double complex alpha = a / cabs(a);
+        c = cabs(a) / norm;
+        s = alpha * conj(b) / norm;
+        a = alpha * norm;
+    }
+    if (t == NPU_DT_C32) {
+        *(float complex *)pa = (float complex)a; *(float *)pc = (float)c; *(float complex *)ps = (float complex)s;
+    } else {
+        *(double complex *)pa = a; *(double *)pc = c; *(double complex *)ps = s;
     }
 }
 
@@ -225,6 +252,19 @@ static npu_status_t l12_run(void *arg)
     }
     case OP_ZERO:
         put_result(w, 0, 0);
+        break;
+    case OP_ROTG:                 /* a = y, b = a (matrix slot), c = b slot, s = result slot */
+        if (t == NPU_DT_F32) cblas_srotg(w->y, w->a, w->b, w->result);
+        else if (t == NPU_DT_F64) cblas_drotg(w->y, w->a, w->b, w->result);
+        else rotg_complex(t, w->y, w->a, w->b, w->result);
+        break;
+    case OP_ROTM:                 /* param in w->b */
+        if (t == NPU_DT_F32) cblas_srotm(n, (void *)w->x, incx, w->y, incy, w->b);
+        else cblas_drotm(n, (void *)w->x, incx, w->y, incy, w->b);
+        break;
+    case OP_ROTMG:                /* d1 = y, d2 = a, x1 = b, y1 = x, param = result */
+        if (t == NPU_DT_F32) cblas_srotmg(w->y, w->a, w->b, *(const float *)w->x, w->result);
+        else cblas_drotmg(w->y, w->a, w->b, *(const double *)w->x, w->result);
         break;
     default:
         return NPU_EINTERNAL;
@@ -406,6 +446,62 @@ L1_IDX(cublasIsamin, OP_IAMIN, float, NPU_DT_F32)
 L1_IDX(cublasIdamin, OP_IAMIN, double, NPU_DT_F64)
 L1_IDX(cublasIcamin, OP_IAMIN, cuComplex, NPU_DT_C32)
 L1_IDX(cublasIzamin, OP_IAMIN, cuDoubleComplex, NPU_DT_C64)
+
+/* rotg / rotm / rotmg: every argument follows the pointer mode; host mode waits (outputs
+ * go to host memory), device mode runs in stream order. */
+static cublasStatus_t rot_misc(cublasHandle_t h, int op, npu_dtype_t t, int64_t n, void *p1, void *p2,
+                               void *p3, void *p4, const void *p5, int64_t incx, int64_t incy)
+{
+    BLAS_CHECK_HANDLE(h);
+    if (too_big(n) || too_big(incx) || too_big(incy))
+        return CUBLAS_STATUS_NOT_SUPPORTED;
+    l12_work_t w;
+    memset(&w, 0, sizeof w);
+    w.op = op; w.t = t;
+    if (op == OP_ROTM) {
+        if (n <= 0)
+            return CUBLAS_STATUS_SUCCESS;
+        if (!p1 || !p2 || !p5 || !blas_vec_ok(p1, n, incx, npu_dtype_size(t)) || !blas_vec_ok(p2, n, incy, npu_dtype_size(t)))
+            return CUBLAS_STATUS_INVALID_VALUE;
+        w.n = n; w.x = p1; w.incx = incx; w.y = p2; w.incy = incy; w.b = (void *)p5;
+    } else {
+        if (!p1 || !p2 || !p3 || !p4 || (op == OP_ROTMG && !p5))
+            return CUBLAS_STATUS_INVALID_VALUE;
+        w.y = p1; w.a = p2; w.b = p3; w.result = p4; w.x = p5;
+    }
+    npu_stream_t *s = blas_stream(h);
+    if (!s)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    l12_work_t *c = malloc(sizeof *c);
+    if (!c)
+        return CUBLAS_STATUS_ALLOC_FAILED;
+    *c = w;
+    cublasStatus_t st = blas_submit(s, l12_run, c);
+    if (st == CUBLAS_STATUS_SUCCESS && h->pmode == CUBLAS_POINTER_MODE_HOST)
+        st = blas_wait(s);
+    return st;
+}
+
+NPU_EXPORT cublasStatus_t cublasSrotg_v2(cublasHandle_t h, float *a, float *b, float *c, float *s)
+{ return rot_misc(h, OP_ROTG, NPU_DT_F32, 0, a, b, c, s, NULL, 0, 0); }
+NPU_EXPORT cublasStatus_t cublasDrotg_v2(cublasHandle_t h, double *a, double *b, double *c, double *s)
+{ return rot_misc(h, OP_ROTG, NPU_DT_F64, 0, a, b, c, s, NULL, 0, 0); }
+NPU_EXPORT cublasStatus_t cublasCrotg_v2(cublasHandle_t h, cuComplex *a, cuComplex *b, float *c, cuComplex *s)
+{ return rot_misc(h, OP_ROTG, NPU_DT_C32, 0, a, b, c, s, NULL, 0, 0); }
+NPU_EXPORT cublasStatus_t cublasZrotg_v2(cublasHandle_t h, cuDoubleComplex *a, cuDoubleComplex *b, double *c, cuDoubleComplex *s)
+{ return rot_misc(h, OP_ROTG, NPU_DT_C64, 0, a, b, c, s, NULL, 0, 0); }
+NPU_EXPORT cublasStatus_t cublasSrotm_v2(cublasHandle_t h, int n, float *x, int incx, float *y, int incy, const float *param)
+{ return rot_misc(h, OP_ROTM, NPU_DT_F32, n, x, y, NULL, NULL, param, incx, incy); }
+NPU_EXPORT cublasStatus_t cublasSrotm_v2_64(cublasHandle_t h, int64_t n, float *x, int64_t incx, float *y, int64_t incy, const float *param)
+{ return rot_misc(h, OP_ROTM, NPU_DT_F32, n, x, y, NULL, NULL, param, incx, incy); }
+NPU_EXPORT cublasStatus_t cublasDrotm_v2(cublasHandle_t h, int n, double *x, int incx, double *y, int incy, const double *param)
+{ return rot_misc(h, OP_ROTM, NPU_DT_F64, n, x, y, NULL, NULL, param, incx, incy); }
+NPU_EXPORT cublasStatus_t cublasDrotm_v2_64(cublasHandle_t h, int64_t n, double *x, int64_t incx, double *y, int64_t incy, const double *param)
+{ return rot_misc(h, OP_ROTM, NPU_DT_F64, n, x, y, NULL, NULL, param, incx, incy); }
+NPU_EXPORT cublasStatus_t cublasSrotmg_v2(cublasHandle_t h, float *d1, float *d2, float *x1, const float *y1, float *param)
+{ return rot_misc(h, OP_ROTMG, NPU_DT_F32, 0, d1, d2, x1, param, y1, 0, 0); }
+NPU_EXPORT cublasStatus_t cublasDrotmg_v2(cublasHandle_t h, double *d1, double *d2, double *x1, const double *y1, double *param)
+{ return rot_misc(h, OP_ROTMG, NPU_DT_F64, 0, d1, d2, x1, param, y1, 0, 0); }
 
 /* ---------------------------------------------------------------- level 2 ---- */
 static cublasStatus_t gemv_common(cublasHandle_t h, cublasOperation_t tr, int64_t m, int64_t n,

@@ -100,6 +100,56 @@ static void test_vectors(cublasHandle_t h)
     cudaFree(dx); cudaFree(dy); cudaFree(da); cudaFree(db); cudaFree(dscal); cudaFree(didx);
 }
 
+// H of a rotm parameter block: flag, h11, h21, h12, h22
+static void rotm_h(const double *p, double H[4])
+{
+    double f = p[0];
+    if (f == -2) { H[0] = 1; H[1] = 0; H[2] = 0; H[3] = 1; }
+    else if (f == -1) { H[0] = p[1]; H[1] = p[3]; H[2] = p[2]; H[3] = p[4]; }
+    else if (f == 0) { H[0] = 1; H[1] = p[3]; H[2] = p[2]; H[3] = 1; }
+    else { H[0] = p[1]; H[1] = 1; H[2] = -1; H[3] = p[4]; }    // H = [H[0] H[1]; H[2] H[3]]
+}
+
+static void test_rotg_rotm(cublasHandle_t h)
+{
+    float a = 3, b = 4, c = 0, s = 0;
+    BK(cublasSrotg(h, &a, &b, &c, &s));
+    CHECK_NEAR(a, 5, 1e-6); CHECK_NEAR(c, 0.6, 1e-6); CHECK_NEAR(s, 0.8, 1e-6); CHECK_NEAR(b, 1 / 0.6, 1e-5);
+    // device pointer mode: all four in device memory
+    std::vector<double> v = { -6, 8, 0, 0 };
+    double *dv = upload(v);
+    BK(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE));
+    BK(cublasDrotg(h, dv, dv + 1, dv + 2, dv + 3));
+    BK(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST));
+    std::vector<double> g = download(dv, 4);
+    CHECK_NEAR(g[2] * -6 + g[3] * 8, g[0], 1e-12); CHECK_NEAR(-g[3] * -6 + g[2] * 8, 0, 1e-12); CHECK_NEAR(fabs(g[0]), 10, 1e-12);
+    cuDoubleComplex za = make_cuDoubleComplex(1, 1), zb = make_cuDoubleComplex(2, -0.5), zs;
+    double zc;
+    cd A0(1, 1), B0(2, -0.5);
+    BK(cublasZrotg(h, &za, &zb, &zc, &zs));
+    cd S(zs.x, zs.y), R(za.x, za.y);
+    CHECK_MSG(std::abs(zc * A0 + S * B0 - R) < 1e-12 && std::abs(-std::conj(S) * A0 + zc * B0) < 1e-12, "Zrotg");
+    // rotm with a full H, and rotmg whose H zeroes the second component
+    const int n = 9;
+    std::vector<double> x(n), y(n);
+    for (int i = 0; i < n; i++) { x[i] = rnd(); y[i] = rnd(); }
+    double *dx = upload(x), *dy = upload(y);
+    double param[5] = { -1, 0.5, -0.25, 2, 1.5 }, H[4];
+    BK(cublasDrotm(h, n, dx, 1, dy, 1, param));
+    std::vector<double> gx = download(dx, n), gy = download(dy, n);
+    rotm_h(param, H);
+    int bad = 0;
+    for (int i = 0; i < n; i++)
+        if (fabs(gx[i] - (H[0] * x[i] + H[1] * y[i])) > 1e-12 || fabs(gy[i] - (H[2] * x[i] + H[3] * y[i])) > 1e-12) bad++;
+    CHECK_EQ(bad, 0);
+    double d1 = 2, d2 = 3, x1 = 1.5, y1 = -0.75, p[5];
+    BK(cublasDrotmg(h, &d1, &d2, &x1, &y1, p));
+    rotm_h(p, H);
+    CHECK_NEAR(H[2] * 1.5 + H[3] * -0.75, 0, 1e-12);
+    CHECK_NEAR(H[0] * 1.5 + H[1] * -0.75, x1, 1e-12);
+    cudaFree(dv); cudaFree(dx); cudaFree(dy);
+}
+
 static void test_complex_double_l1(cublasHandle_t h)
 {
     const int n = 50;
@@ -372,6 +422,7 @@ int main()
     BK(cublasCreate(&h));
     test_vectors(h);
     test_complex_double_l1(h);
+    test_rotg_rotm(h);
     test_gemv_ger(h);
     test_trsm(h);
     test_geam_dgmm(h);
