@@ -1095,12 +1095,14 @@ static uint64_t dim_product(const uint32_t d[3])
 
 /* CUDA's launch checks. Block or grid out of range: cudaErrorInvalidConfiguration. More
  * threads than __launch_bounds__ (.maxntid): cudaErrorLaunchOutOfResources ("too many
- * resources requested for launch"); a block other than .reqntid: invalid configuration.
+ * resources requested for launch", what CUDA reports for a block over a kernel's per-block
+ * limit); a block other than .reqntid: invalid configuration (not checked on hardware).
  * Shared memory over the per-block limit (48 KiB, or the kernel's
  * cudaFuncAttributeMaxDynamicSharedMemorySize opt-in, at most 227 KiB):
- * cudaErrorInvalidValue, as cudaLaunchKernel returns it. */
+ * cudaErrorInvalidValue ("invalid argument"), as cudaLaunchKernel returns it.
+ * info->max_dynamic_shared == 0 means "not set": 48 KiB - static. */
 npu_status_t npu_exec_check(npu_kfunc_info_t *info, const uint32_t grid[3],
-                               const uint32_t block[3], size_t dyn_shared)
+                            const uint32_t block[3], size_t dyn_shared)
 {
     if (!block[0] || !block[1] || !block[2] || !grid[0] || !grid[1] || !grid[2])
         return NPU_ECONFIG;
