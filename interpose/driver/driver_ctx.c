@@ -85,6 +85,8 @@ CUresult drv_result(npu_status_t st, int dev)
     return drv_map(st);
 }
 
+static CUresult from_cuda(cudaError_t e);
+
 static int dev_valid(CUdevice d)
 {
     return d >= 0 && d < npu_device_count() && d < DRV_MAX_DEVICES;
@@ -899,11 +901,16 @@ static CUresult primary_reset(CUdevice dev)
     if (!dev_valid(dev))
         return CUDA_ERROR_INVALID_DEVICE;
     drv_ctx_t *c = drv_ctx_primary(dev);
-    npu_status_t st = npu_device_reset(dev);
+    /* Exactly what cudaDeviceReset does to the device (memory, streams, sticky error, limits,
+     * flags, pools), so both APIs leave the same state behind. */
+    int saved = npu_device_current();
+    npu_device_set_current(dev);
+    cudaError_t e = cudaDeviceReset();
+    npu_device_set_current(saved);
     pthread_mutex_lock(&ctx_lock);
     c->flags = 0;
     pthread_mutex_unlock(&ctx_lock);
-    return drv_map(st);
+    return e == cudaSuccess ? CUDA_SUCCESS : from_cuda(e);
 }
 
 NPU_EXPORT CUresult cuDevicePrimaryCtxReset(CUdevice dev) { return primary_reset(dev); }

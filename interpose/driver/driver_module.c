@@ -906,17 +906,6 @@ static npu_status_t func_compile(drv_func_t *f, npu_kfunc_t **out)
     return NPU_OK;
 }
 
-npu_status_t drv_func_resolve(CUfunction h, npu_kfunc_t **out)
-{
-    pthread_rwlock_wrlock(&reg_lock);
-    drv_func_t *f = NULL;
-    npu_status_t st = func_record_locked(h, &f);
-    if (st == NPU_OK)
-        st = func_compile(f, out);
-    pthread_rwlock_unlock(&reg_lock);
-    return st;
-}
-
 /* Resolves and compiles f, returning with reg_lock held shared (so its module stays loaded)
  * when CUDA_SUCCESS; released otherwise. A CUkernel's first use on a device takes the lock
  * exclusively once to load the library's module there. */
@@ -954,6 +943,18 @@ static CUresult func_enter(CUfunction h, drv_func_t **rec, npu_kfunc_t **kf)
 static void func_leave(void)
 {
     pthread_rwlock_unlock(&reg_lock);
+}
+
+/* The pointer stays valid while the module is loaded; callers outside this file must not race
+ * it with cuModuleUnload (CUDA makes that the program's responsibility too). */
+npu_status_t drv_func_resolve(CUfunction h, npu_kfunc_t **out)
+{
+    drv_func_t *f;
+    CUresult r = func_enter(h, &f, out);
+    if (r != CUDA_SUCCESS)
+        return r == CUDA_ERROR_INVALID_HANDLE ? NPU_EHANDLE : NPU_EINVAL;
+    func_leave();
+    return NPU_OK;
 }
 
 #define SHARED_OPTIN_MAX (227 * 1024)
