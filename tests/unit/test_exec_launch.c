@@ -100,7 +100,11 @@ int main(void)
         }
         memcpy(vals[0], &out, 8);
         memcpy(vals[1], &psize, 4);
-        struct { int a; double b; char c[5]; } st = { -7, 2.75, "abcd" };
+        struct { int a; double b; char c[5]; } st;
+        memset(&st, 0, sizeof st);                  /* padding too */
+        st.a = -7;
+        st.b = 2.75;
+        memcpy(st.c, "abcd", 5);
         memcpy(vals[4], &st, sizeof st);
         for (uint32_t i = 0; i < n; i++)
             memcpy(ref + params_buf[i].offset, vals[i], sizes[i]);
