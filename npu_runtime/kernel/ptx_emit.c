@@ -257,9 +257,11 @@ static const char *special_expr(emit_t *E, const char *n, ty_t *ty)
         size_t bl = (size_t)(dot - n);
         if (bl == 4 && !strncmp(n, "%tid", 4))
             return blk ? S(E, "__%c", dot[1]) : S(E, "t->tid[%d]", i);
-        if (bl == 5 && !strncmp(n, "%ntid", 5)) return S(E, "b->ntid[%d]", i);
-        if (bl == 6 && !strncmp(n, "%ctaid", 6)) return S(E, "b->ctaid[%d]", i);
-        if (bl == 7 && !strncmp(n, "%nctaid", 7)) return S(E, "b->nctaid[%d]", i);
+        /* block mode: copies taken before the thread loop (stores through kernel pointers
+         * may alias *b as far as gcc knows, so b->... would be reloaded per thread) */
+        if (bl == 5 && !strncmp(n, "%ntid", 5)) return blk ? S(E, "__ntid%d", i) : S(E, "b->ntid[%d]", i);
+        if (bl == 6 && !strncmp(n, "%ctaid", 6)) return blk ? S(E, "__ctaid%d", i) : S(E, "b->ctaid[%d]", i);
+        if (bl == 7 && !strncmp(n, "%nctaid", 7)) return blk ? S(E, "__nctaid%d", i) : S(E, "b->nctaid[%d]", i);
         if (!strncmp(n, "%cluster_ctaid", bl) || !strncmp(n, "%clusterid", bl)) {
             if (bl == 10) return S(E, "b->ctaid[%d]", i);   /* %clusterid: clusters of one CTA */
             return "0u";
@@ -1876,7 +1878,7 @@ static void emit_entry(emit_t *E)
     E->in_entry = 1;
     lower_locals(E, f);
     if (E->thread_mode) {
-        OUT("__attribute__((visibility(\"default\"))) void npu_kentry_thread(npu_tctx_t *t, const uint8_t *params)\n{\n");
+        OUT("__attribute__((visibility(\"default\"))) void npu_kentry_thread(npu_tctx_t *t, const uint8_t *__restrict params)\n{\n");
         OUT("npu_bctx_t *b = t->b; const npu_krt_t *rt = b->rt; (void)b; (void)rt; (void)params;\n");
         E->nscopes = 1;
         E->scopes[0] = 0;
@@ -1884,9 +1886,13 @@ static void emit_entry(emit_t *E)
         emit_body(E, f);
         OUT("__ret: ;\n}\n");
     } else {
-        OUT("__attribute__((visibility(\"default\"))) void npu_kentry_block(npu_bctx_t *b, const uint8_t *params)\n{\n");
+        OUT("__attribute__((visibility(\"default\"))) void npu_kentry_block(npu_bctx_t *b, const uint8_t *__restrict params)\n{\n");
         OUT("const npu_krt_t *rt = b->rt; (void)rt; (void)params;\n");
         OUT("const uint32_t __nx = b->ntid[0], __ny = b->ntid[1], __nz = b->ntid[2];\n");
+        OUT("const uint32_t __ntid0 = __nx, __ntid1 = __ny, __ntid2 = __nz, __ctaid0 = b->ctaid[0], __ctaid1 = b->ctaid[1], "
+            "__ctaid2 = b->ctaid[2], __nctaid0 = b->nctaid[0], __nctaid1 = b->nctaid[1], __nctaid2 = b->nctaid[2];\n"
+            "(void)__ntid0; (void)__ntid1; (void)__ntid2; (void)__ctaid0; (void)__ctaid1; (void)__ctaid2; "
+            "(void)__nctaid0; (void)__nctaid1; (void)__nctaid2;\n");
         OUT("uint32_t __lin = 0;\n");
         OUT("for (uint32_t __z = 0; __z < __nz; __z++)\nfor (uint32_t __y = 0; __y < __ny; __y++)\n"
             "for (uint32_t __x = 0; __x < __nx; __x++, __lin++) {\n");
