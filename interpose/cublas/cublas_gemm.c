@@ -1,8 +1,9 @@
 /*
  * cublas_gemm.c - cuBLAS v2 level-3 entry points that go to the cube: gemm (S/D/C/Z/H, all
  * transposes), batched and strided-batched gemm, GemmEx / GemmBatchedEx /
- * GemmStridedBatchedEx, SgemmEx / CgemmEx, the _64 variants; geam and dgmm (elementwise, run
- * as stream work with plain loops).
+ * GemmStridedBatchedEx, SgemmEx / CgemmEx, gemm3m, the _64 variants; the mixed-precision
+ * batched gemvs (HSH/HSS/TST/TSS, run as 1-row gemms); geam and dgmm (elementwise, run as
+ * stream work with plain loops).
  *
  * Compute-type mapping (cuBLAS -> cube): 32F / 32F_PEDANTIC -> fp32 (HF32 inputs when the
  * handle's math mode is CUBLAS_TF32_TENSOR_OP_MATH and the compute type is not pedantic);
@@ -269,6 +270,70 @@ GEMM_SEX(cublasSgemmEx, int, float)
 GEMM_SEX(cublasSgemmEx_64, int64_t, float)
 GEMM_SEX(cublasCgemmEx, int, cuComplex)
 GEMM_SEX(cublasCgemmEx_64, int64_t, cuComplex)
+
+/* ------------------------------------------- mixed-precision batched gemv ---- */
+/* cublas{HSH,HSS,TST,TSS}gemv{Batched,StridedBatched}: fp16 / bf16 A and x, y in fp16 / bf16
+ * or fp32, fp32 scalars and accumulation. Run on the cube as the gemm
+ *   y^T (1 x ly, ld incy) = x^T (1 x lx, ld incx) op(A)^T
+ * so strided vectors need no copy; non-positive increments are NOT_SUPPORTED here. */
+static cublasStatus_t gemv_mixed(cublasHandle_t h, cublasOperation_t tr, int64_t m, int64_t n,
+                                 const float *alpha, const void *A, int64_t lda, long long sa,
+                                 const void *x, int64_t incx, long long sx, const float *beta, void *y,
+                                 int64_t incy, long long sy, int64_t batch, int arrays,
+                                 npu_dtype_t abt, npu_dtype_t yt)
+{
+    BLAS_CHECK_HANDLE(h);
+    if (!blas_op_ok(tr) || m < 0 || n < 0 || lda < (m > 1 ? m : 1) || incx == 0 || incy == 0 ||
+        batch < 0 || !alpha || !beta)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (incx < 0 || incy < 0)
+        return CUBLAS_STATUS_NOT_SUPPORTED;
+    int64_t lx = tr == CUBLAS_OP_N ? n : m, ly = tr == CUBLAS_OP_N ? m : n;
+    blas_gemm_work_t w;
+    memset(&w, 0, sizeof w);
+    w.g.compute = NPU_CUBE_COMPUTE_F32;
+    w.g.opa = NPU_OP_N;
+    w.g.opb = tr == CUBLAS_OP_N ? NPU_OP_T : NPU_OP_N;
+    w.g.m = 1; w.g.n = ly; w.g.k = lx;
+    w.g.atype = w.g.btype = abt;
+    w.g.ctype = w.g.dtype = yt;
+    w.g.lda = incx; w.g.ldb = lda; w.g.ldc = w.g.ldd = incy;
+    if (arrays) {
+        w.g.a_array = (const void *const *)x; w.g.b_array = (const void *const *)A;
+        w.g.c_array = (const void *const *)y; w.g.d_array = (void *const *)y;
+    } else {
+        w.g.a = x; w.g.b = A; w.g.c = y; w.g.d = y;
+        w.g.stride_a = sx; w.g.stride_b = sa; w.g.stride_c = w.g.stride_d = sy;
+    }
+    w.g.batch = batch;
+    int dev = h->pmode == CUBLAS_POINTER_MODE_DEVICE;
+    blas_scalar_capture(&w.alpha, dev, alpha, NPU_DT_F32);
+    blas_scalar_capture(&w.beta, dev, beta, NPU_DT_F32);
+    if (m && n && batch && (!A || !x || !y))
+        return CUBLAS_STATUS_INVALID_VALUE;
+    return blas_gemm_submit(blas_stream(h), &w);
+}
+
+#define GEMV_MIXED(P, TAB, DTAB, TY, DTY, I, SUF)                                                  \
+NPU_EXPORT cublasStatus_t cublas##P##gemvBatched##SUF(cublasHandle_t h, cublasOperation_t tr, I m, \
+    I n, const float *alpha, const TAB *const A[], I lda, const TAB *const x[], I incx,            \
+    const float *beta, TY *const y[], I incy, I batch)                                             \
+{ return gemv_mixed(h, tr, m, n, alpha, A, lda, 0, x, incx, 0, beta, (void *)y, incy, 0, batch, 1, \
+                    DTAB, DTY); }                                                                  \
+NPU_EXPORT cublasStatus_t cublas##P##gemvStridedBatched##SUF(cublasHandle_t h, cublasOperation_t tr,\
+    I m, I n, const float *alpha, const TAB *A, I lda, long long sa, const TAB *x, I incx,         \
+    long long sx, const float *beta, TY *y, I incy, long long sy, I batch)                         \
+{ return gemv_mixed(h, tr, m, n, alpha, A, lda, sa, x, incx, sx, beta, y, incy, sy, batch, 0,      \
+                    DTAB, DTY); }
+/* __half and __nv_bfloat16 are C++ types; their ABI is a 16-bit value (uint16_t here). */
+GEMV_MIXED(HSH, uint16_t, NPU_DT_F16, uint16_t, NPU_DT_F16, int, )
+GEMV_MIXED(HSH, uint16_t, NPU_DT_F16, uint16_t, NPU_DT_F16, int64_t, _64)
+GEMV_MIXED(HSS, uint16_t, NPU_DT_F16, float, NPU_DT_F32, int, )
+GEMV_MIXED(HSS, uint16_t, NPU_DT_F16, float, NPU_DT_F32, int64_t, _64)
+GEMV_MIXED(TST, uint16_t, NPU_DT_BF16, uint16_t, NPU_DT_BF16, int, )
+GEMV_MIXED(TST, uint16_t, NPU_DT_BF16, uint16_t, NPU_DT_BF16, int64_t, _64)
+GEMV_MIXED(TSS, uint16_t, NPU_DT_BF16, float, NPU_DT_F32, int, )
+GEMV_MIXED(TSS, uint16_t, NPU_DT_BF16, float, NPU_DT_F32, int64_t, _64)
 
 /* ----------------------------------------------------------- geam, dgmm ---- */
 typedef struct ew_work {

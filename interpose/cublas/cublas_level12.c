@@ -34,9 +34,11 @@ typedef struct l12_work {
     const void *x;
     void *y, *a, *b;
     void *result;
-    const void *const *a_array;   /* trsmBatched: device arrays of pointers, read at run time */
-    void *const *b_array;
-    int64_t batch;
+    const void *const *a_array;   /* trsmBatched / gemvBatched: device arrays of pointers, */
+    void *const *b_array;         /* read at run time (b_array: B of trsm, y of gemv) */
+    const void *const *x_array;
+    int64_t batch;                /* gemv: > 0 for the batched forms */
+    int64_t stride_a, stride_x, stride_y;
     blas_scalar_t s1, s2;         /* alpha/beta, or c/s for rot */
 } l12_work_t;
 
@@ -206,6 +208,30 @@ static npu_status_t l12_run(void *arg)
         }
         break;
     case OP_GEMV:
+        if (w->batch > 0) {       /* batched: pointer arrays or strides, one gemv per entry */
+            size_t es = npu_dtype_size(t);
+            int64_t lx = w->trans == CUBLAS_OP_N ? w->n : w->m, ly = w->trans == CUBLAS_OP_N ? w->m : w->n;
+            l12_work_t one = *w;
+            one.batch = 0;
+            for (int64_t i = 0; i < w->batch; i++) {
+                if (w->a_array) {
+                    one.a = (void *)w->a_array[i];
+                    one.x = w->x_array[i];
+                    one.y = w->b_array[i];
+                } else {
+                    one.a = (char *)w->a + (size_t)(i * w->stride_a) * es;
+                    one.x = (const char *)w->x + (size_t)(i * w->stride_x) * es;
+                    one.y = (char *)w->y + (size_t)(i * w->stride_y) * es;
+                }
+                if (!one.a || !one.x || !one.y || !blas_range_ok(one.a, w->m, w->n, w->lda, 0, 1, es) ||
+                    !blas_vec_ok(one.x, lx, w->incx, es) || !blas_vec_ok(one.y, ly, w->incy, es))
+                    return NPU_EINVAL;
+                npu_status_t st = l12_run(&one);
+                if (st != NPU_OK)
+                    return st;
+            }
+            break;
+        }
         if (t == NPU_DT_F32) cblas_sgemv(CblasColMajor, cbt(w->trans), m, n, f1, w->a, (int)w->lda, w->x, incx, f2, w->y, incy);
         else if (t == NPU_DT_F64) cblas_dgemv(CblasColMajor, cbt(w->trans), m, n, d1, w->a, (int)w->lda, w->x, incx, d2, w->y, incy);
         else if (t == NPU_DT_C32) cblas_cgemv(CblasColMajor, cbt(w->trans), m, n, c1, w->a, (int)w->lda, w->x, incx, c2, w->y, incy);
@@ -504,31 +530,73 @@ NPU_EXPORT cublasStatus_t cublasDrotmg_v2(cublasHandle_t h, double *d1, double *
 { return rot_misc(h, OP_ROTMG, NPU_DT_F64, 0, d1, d2, x1, param, y1, 0, 0); }
 
 /* ---------------------------------------------------------------- level 2 ---- */
-static cublasStatus_t gemv_common(cublasHandle_t h, cublasOperation_t tr, int64_t m, int64_t n,
-                                  const void *alpha, const void *A, int64_t lda, const void *x,
-                                  int64_t incx, const void *beta, void *y, int64_t incy, npu_dtype_t t)
+/* gemv; batch < 0: the plain form; batch >= 0: batched (arrays != 0: pointer arrays in
+ * A / x / y, else strides sa / sx / sy in elements). */
+static cublasStatus_t gemv_any(cublasHandle_t h, cublasOperation_t tr, int64_t m, int64_t n,
+                               const void *alpha, const void *A, int64_t lda, int64_t sa, const void *x,
+                               int64_t incx, int64_t sx, const void *beta, void *y, int64_t incy, int64_t sy,
+                               npu_dtype_t t, int64_t batch, int arrays)
 {
     BLAS_CHECK_HANDLE(h);
     if (!blas_op_ok(tr) || m < 0 || n < 0 || lda < (m > 1 ? m : 1) || incx == 0 || incy == 0 ||
-        !alpha || !beta)
+        !alpha || !beta || (batch < 0 && batch != -1))
         return CUBLAS_STATUS_INVALID_VALUE;
     if (too_big(m) || too_big(n) || too_big(lda) || too_big(incx) || too_big(incy))
         return CUBLAS_STATUS_NOT_SUPPORTED;
-    if (m == 0 || n == 0)
+    if (m == 0 || n == 0 || batch == 0)
         return CUBLAS_STATUS_SUCCESS;
-    if (!A || !x || !y || !blas_range_ok(A, m, n, lda, 0, 1, npu_dtype_size(t)) ||
-        !blas_vec_ok(x, tr == CUBLAS_OP_N ? n : m, incx, npu_dtype_size(t)) ||
-        !blas_vec_ok(y, tr == CUBLAS_OP_N ? m : n, incy, npu_dtype_size(t)))
+    size_t es = npu_dtype_size(t);
+    int64_t lx = tr == CUBLAS_OP_N ? n : m, ly = tr == CUBLAS_OP_N ? m : n;
+    if (!A || !x || !y)
         return CUBLAS_STATUS_INVALID_VALUE;
+    if (!arrays) {
+        int64_t nb = batch < 0 ? 1 : batch;
+        int64_t ax = (lx - 1) * (incx < 0 ? -incx : incx) + 1, ay = (ly - 1) * (incy < 0 ? -incy : incy) + 1;
+        if (sa < 0 || sx < 0 || sy < 0 || !blas_range_ok(A, m, n, lda, sa, nb, es) ||
+            !blas_range_ok(x, ax, 1, ax, sx, nb, es) || !blas_range_ok(y, ay, 1, ay, sy, nb, es))
+            return CUBLAS_STATUS_INVALID_VALUE;
+    }
     l12_work_t w;
     memset(&w, 0, sizeof w);
-    w.op = OP_GEMV; w.t = t; w.trans = tr; w.m = m; w.n = n; w.a = (void *)A; w.lda = lda;
-    w.x = x; w.incx = incx; w.y = y; w.incy = incy;
+    w.op = OP_GEMV; w.t = t; w.trans = tr; w.m = m; w.n = n; w.lda = lda; w.incx = incx; w.incy = incy;
+    w.batch = batch < 0 ? 0 : batch;
+    if (arrays) {
+        w.a_array = A; w.x_array = x; w.b_array = y;
+    } else {
+        w.a = (void *)A; w.x = x; w.y = y; w.stride_a = sa; w.stride_x = sx; w.stride_y = sy;
+    }
     int dev = h->pmode == CUBLAS_POINTER_MODE_DEVICE;
     blas_scalar_capture(&w.s1, dev, alpha, t);
     blas_scalar_capture(&w.s2, dev, beta, t);
     return l12_submit(h, &w);
 }
+
+static cublasStatus_t gemv_common(cublasHandle_t h, cublasOperation_t tr, int64_t m, int64_t n,
+                                  const void *alpha, const void *A, int64_t lda, const void *x,
+                                  int64_t incx, const void *beta, void *y, int64_t incy, npu_dtype_t t)
+{
+    return gemv_any(h, tr, m, n, alpha, A, lda, 0, x, incx, 0, beta, y, incy, 0, t, -1, 0);
+}
+
+#define GEMV_BATCHED(P, T, DT, I, SUF)                                                             \
+NPU_EXPORT cublasStatus_t cublas##P##gemvBatched##SUF(cublasHandle_t h, cublasOperation_t tr, I m, \
+    I n, const T *alpha, const T *const A[], I lda, const T *const x[], I incx, const T *beta,     \
+    T *const y[], I incy, I batch)                                                                 \
+{ return gemv_any(h, tr, m, n, alpha, A, lda, 0, x, incx, 0, beta, (void *)y, incy, 0, DT,         \
+                  batch < 0 ? -2 : batch, 1); }                                                    \
+NPU_EXPORT cublasStatus_t cublas##P##gemvStridedBatched##SUF(cublasHandle_t h, cublasOperation_t tr,\
+    I m, I n, const T *alpha, const T *A, I lda, long long sa, const T *x, I incx, long long sx,    \
+    const T *beta, T *y, I incy, long long sy, I batch)                                            \
+{ return gemv_any(h, tr, m, n, alpha, A, lda, sa, x, incx, sx, beta, y, incy, sy, DT,              \
+                  batch < 0 ? -2 : batch, 0); }
+GEMV_BATCHED(S, float, NPU_DT_F32, int, )
+GEMV_BATCHED(S, float, NPU_DT_F32, int64_t, _64)
+GEMV_BATCHED(D, double, NPU_DT_F64, int, )
+GEMV_BATCHED(D, double, NPU_DT_F64, int64_t, _64)
+GEMV_BATCHED(C, cuComplex, NPU_DT_C32, int, )
+GEMV_BATCHED(C, cuComplex, NPU_DT_C32, int64_t, _64)
+GEMV_BATCHED(Z, cuDoubleComplex, NPU_DT_C64, int, )
+GEMV_BATCHED(Z, cuDoubleComplex, NPU_DT_C64, int64_t, _64)
 
 static cublasStatus_t ger_common(cublasHandle_t h, int op, int64_t m, int64_t n, const void *alpha,
                                  const void *x, int64_t incx, const void *y, int64_t incy, void *A,

@@ -258,6 +258,99 @@ static void test_gemv_ger(cublasHandle_t h)
     cudaFree(dA); cudaFree(dx); cudaFree(dy); cudaFree(dcA); cudaFree(dcx); cudaFree(dcy);
 }
 
+static void test_gemv_batched(cublasHandle_t h)
+{
+    const int m = 13, n = 9, lda = 15, batch = 3;
+    const long sa = lda * n + 4, sx = 40, sy = 45;
+    std::vector<float> A(sa * batch), x(sx * batch), y(sy * batch);
+    for (auto &v : A) v = (float)rnd();
+    for (auto &v : x) v = (float)rnd();
+    for (auto &v : y) v = (float)rnd();
+    // S strided, trans T, incx 2, incy -3
+    {
+        float *dA = upload(A), *dx = upload(x), *dy = upload(y), al = 1.5f, be = -0.5f;
+        BK(cublasSgemvStridedBatched(h, CUBLAS_OP_T, m, n, &al, dA, lda, sa, dx, 2, sx, &be, dy, -3, sy, batch));
+        std::vector<float> g = download(dy, y.size());
+        int bad = 0;
+        for (int b = 0; b < batch; b++) for (int i = 0; i < n; i++) {
+            double s = 0;
+            for (int p = 0; p < m; p++) s += (double)A[b * sa + p + i * lda] * x[b * sx + 2 * p];
+            long yi = b * sy + (n - 1 - i) * 3;
+            if (fabs(g[yi] - (1.5 * s - 0.5 * y[yi])) > 1e-5) bad++;
+        }
+        CHECK_MSG(bad == 0, "SgemvStridedBatched: %d wrong", bad);
+        cudaFree(dA); cudaFree(dx); cudaFree(dy);
+    }
+    // Z pointer arrays, conjugate transpose
+    {
+        std::vector<cuDoubleComplex> zA(lda * n * batch), zx(m * batch), zy(n * batch);
+        for (auto &v : zA) v = make_cuDoubleComplex(rnd(), rnd());
+        for (auto &v : zx) v = make_cuDoubleComplex(rnd(), rnd());
+        for (auto &v : zy) v = make_cuDoubleComplex(rnd(), rnd());
+        cuDoubleComplex *dA = upload(zA), *dx = upload(zx), *dy = upload(zy);
+        std::vector<cuDoubleComplex *> p;
+        for (int b = 0; b < batch; b++) p.push_back(dA + b * lda * n);
+        for (int b = 0; b < batch; b++) p.push_back(dx + b * m);
+        for (int b = 0; b < batch; b++) p.push_back(dy + b * n);
+        cuDoubleComplex **dp = upload(p);
+        cuDoubleComplex al = make_cuDoubleComplex(0, 1), be = make_cuDoubleComplex(1, 0);
+        BK(cublasZgemvBatched(h, CUBLAS_OP_C, m, n, &al, (const cuDoubleComplex **)dp, lda, (const cuDoubleComplex **)(dp + batch), 1,
+                              &be, dp + 2 * batch, 1, batch));
+        std::vector<cuDoubleComplex> g = download(dy, zy.size());
+        int bad = 0;
+        for (int b = 0; b < batch; b++) for (int i = 0; i < n; i++) {
+            cd s = 0;
+            for (int q = 0; q < m; q++) {
+                const cuDoubleComplex &a = zA[b * lda * n + q + i * lda], &xv = zx[b * m + q];
+                s += std::conj(cd(a.x, a.y)) * cd(xv.x, xv.y);
+            }
+            cd want = cd(0, 1) * s + cd(zy[b * n + i].x, zy[b * n + i].y);
+            if (std::abs(cd(g[b * n + i].x, g[b * n + i].y) - want) > 1e-12) bad++;
+        }
+        CHECK_MSG(bad == 0, "ZgemvBatched: %d wrong", bad);
+        cudaFree(dA); cudaFree(dx); cudaFree(dy); cudaFree(dp);
+    }
+    // HSH strided (fp16 in and out) and TSS pointer arrays (bf16 in, fp32 out), trans N
+    {
+        std::vector<__half> hA(sa * batch), hx(sx * batch), hy(sy * batch);
+        std::vector<__nv_bfloat16> bA(sa * batch), bx(sx * batch);
+        for (long i = 0; i < sa * batch; i++) { hA[i] = __float2half(A[i]); bA[i] = __float2bfloat16(A[i]); }
+        for (long i = 0; i < sx * batch; i++) { hx[i] = __float2half(x[i]); bx[i] = __float2bfloat16(x[i]); }
+        for (long i = 0; i < sy * batch; i++) hy[i] = __float2half(y[i]);
+        __half *dA = upload(hA), *dx = upload(hx), *dy = upload(hy);
+        __nv_bfloat16 *dbA = upload(bA), *dbx = upload(bx);
+        float *dfy = upload(y);
+        float al = 0.5f, be = 2.0f;
+        BK(cublasHSHgemvStridedBatched(h, CUBLAS_OP_N, m, n, &al, dA, lda, sa, dx, 3, sx, &be, dy, 2, sy, batch));
+        std::vector<const __nv_bfloat16 *> pa, px;
+        std::vector<float *> py;
+        for (int b = 0; b < batch; b++) { pa.push_back(dbA + b * sa); px.push_back(dbx + b * sx); py.push_back(dfy + b * sy); }
+        const __nv_bfloat16 **dpa = upload(pa), **dpx = upload(px);
+        float **dpy = upload(py);
+        BK(cublasTSSgemvBatched(h, CUBLAS_OP_N, m, n, &al, dpa, lda, dpx, 3, &be, dpy, 2, batch));
+        std::vector<__half> gh = download(dy, hy.size());
+        std::vector<float> gf = download(dfy, y.size());
+        int bad = 0;
+        for (int b = 0; b < batch; b++) for (int i = 0; i < m; i++) {
+            double s1 = 0, s2 = 0, a1 = 0;
+            for (int p = 0; p < n; p++) {
+                s1 += h2d(hA[b * sa + i + p * lda]) * h2d(hx[b * sx + 3 * p]);
+                s2 += b2d(bA[b * sa + i + p * lda]) * b2d(bx[b * sx + 3 * p]);
+                a1 += fabs(h2d(hA[b * sa + i + p * lda]) * h2d(hx[b * sx + 3 * p]));
+            }
+            long yi = b * sy + 2 * i;
+            double w1 = 0.5 * s1 + 2 * h2d(hy[yi]), w2 = 0.5 * s2 + 2 * y[yi];
+            if (fabs(h2d(gh[yi]) - w1) > 2e-3 * (a1 + fabs(w1) + 1)) bad++;
+            if (fabs(gf[yi] - w2) > 1e-5 * (a1 + fabs(w2) + 1)) bad++;
+        }
+        for (int b = 0; b < batch; b++) for (int i = 1; i < 2 * m; i += 2)
+            if (__half_as_ushort(gh[b * sy + i]) != __half_as_ushort(hy[b * sy + i]) || gf[b * sy + i] != y[b * sy + i]) bad++;
+        CHECK_MSG(bad == 0, "HSH / TSS gemv batched: %d wrong", bad);
+        cudaFree(dA); cudaFree(dx); cudaFree(dy); cudaFree(dbA); cudaFree(dbx); cudaFree(dfy);
+        cudaFree(dpa); cudaFree(dpx); cudaFree(dpy);
+    }
+}
+
 static void test_trsm(cublasHandle_t h)
 {
     const int m = 20, n = 13, lda = 24, ldb = 22;
@@ -424,6 +517,7 @@ int main()
     test_complex_double_l1(h);
     test_rotg_rotm(h);
     test_gemv_ger(h);
+    test_gemv_batched(h);
     test_trsm(h);
     test_geam_dgmm(h);
     test_set_get();
