@@ -238,6 +238,11 @@ int main()
     unsigned count = 0;
     CHECK_EQ(cuModuleGetFunctionCount(&count, mod), CUDA_SUCCESS);
     CHECK_EQ(count, 2);
+    size_t poff = 99, psz = 99;
+    CHECK_EQ(cuFuncGetParamInfo(vadd, 3, &poff, &psz), CUDA_SUCCESS);
+    CHECK_EQ(poff, 24);
+    CHECK_EQ(psz, 4);
+    CHECK_EQ(cuFuncGetParamInfo(vadd, 4, &poff, &psz), CUDA_ERROR_INVALID_VALUE);
 
     /* Bad launches: CUDA's codes, nothing runs. */
     CHECK_EQ(cuLaunchKernel(vadd, 1, 1, 1, 32, 1, 1, 0, NULL, params, extra), CUDA_ERROR_INVALID_VALUE);
@@ -282,6 +287,31 @@ int main()
     CHECK(check_vadd(dc, a, b, n));
     CHECK_EQ(cuModuleUnload(m3), CUDA_SUCCESS);
     remove(path);
+
+    /* Stale and garbage handles: undefined behaviour on a GPU, so checked only on the NPU,
+     * where every handle is validated before use. */
+    char devname[256] = {0};
+    cuDeviceGetName(devname, sizeof devname, dev);
+    if (strstr(devname, "transfer_to_npu")) {
+        void *garbage = (void *)(uintptr_t)0xdeadbeef000ull;
+        CUfunction gf;
+        CHECK_EQ(cuModuleGetFunction(&gf, (CUmodule)garbage, "vadd"), CUDA_ERROR_INVALID_HANDLE);
+        CHECK_EQ(cuModuleGetFunction(&gf, m2, "vadd"), CUDA_ERROR_INVALID_HANDLE);
+        CHECK_EQ(cuModuleUnload(m2), CUDA_ERROR_INVALID_HANDLE);
+        CHECK_EQ(cuModuleUnload((CUmodule)garbage), CUDA_ERROR_INVALID_HANDLE);
+        CHECK_EQ(r, CUDA_ERROR_INVALID_HANDLE);
+        CHECK_EQ(cuLaunchKernel((CUfunction)garbage, 1, 1, 1, 32, 1, 1, 0, NULL, params, NULL),
+                 CUDA_ERROR_INVALID_HANDLE);
+        CHECK_EQ(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, f2), CUDA_ERROR_INVALID_HANDLE);
+        CHECK_EQ(cuStreamSynchronize((CUstream)garbage), CUDA_ERROR_INVALID_HANDLE);
+        CHECK_EQ(cuEventQuery((CUevent)garbage), CUDA_ERROR_INVALID_HANDLE);
+        CHECK_EQ(cuLinkDestroy((CUlinkState)garbage), CUDA_ERROR_INVALID_HANDLE);
+        CHECK_EQ(cuLibraryUnload((CUlibrary)garbage), CUDA_ERROR_INVALID_HANDLE);
+        CUkernel gk;
+        CHECK_EQ(cuKernelGetFunction(&gf, (CUkernel)garbage), CUDA_ERROR_INVALID_HANDLE);
+        CHECK_EQ(cuLibraryGetKernel(&gk, (CUlibrary)garbage, "vadd"), CUDA_ERROR_INVALID_HANDLE);
+        CHECK_EQ(cuCtxPushCurrent((CUcontext)garbage), CUDA_ERROR_INVALID_CONTEXT);
+    }
 
     CHECK_EQ(cuModuleUnload(mod), CUDA_SUCCESS);
     CHECK_EQ(cuStreamDestroy(st), CUDA_SUCCESS);
