@@ -207,6 +207,13 @@ static npu_status_t image_to_ptx(const void *image, size_t size, ptx_set_t *out,
     if (*(const char *)image == '\0')
         return NPU_EFATBIN;
     if (has_prefix(image, fat_m, 4) || has_prefix(image, wrap_m, 4)) {
+        /* A fatbin read from a file or handed with its size must fit in it (a truncated
+         * file is refused instead of read past its end). */
+        if (size && has_prefix(image, fat_m, 4)) {
+            size_t fs = size >= 16 ? npu_fatbin_size(image) : 0;
+            if (fs == 0 || fs > size)
+                return NPU_EFATBIN;
+        }
         npu_status_t st = add_fatbin(out, image);
         if (st == NPU_ENOIMAGE)
             NPU_ERR("%s: the fatbin holds no PTX, only cubins for specific GPUs; rebuild with "
@@ -644,6 +651,8 @@ static CUresult library_from_image(CUlibrary *library, const void *code, size_t 
         int dev = npu_device_current();
         npu_kmodule_t *km = NULL;
         st = load_set(dev, &(ptx_set_t){ l->n, l->n, l->ptx, l->len }, &km);
+        if (st == NPU_OK && is_ptx_text(code) && (st = compile_entries(km)) != NPU_OK)
+            npu_kmodule_unload(km);
         if (st == NPU_OK) {
             pthread_rwlock_wrlock(&reg_lock);
             l->mod[dev] = module_new_locked(km, dev, l);
@@ -836,7 +845,8 @@ NPU_EXPORT CUresult cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int nu
         return CUDA_ERROR_INVALID_VALUE;
     pthread_rwlock_rdlock(&reg_lock);
     drv_library_t *l = library_get_locked(lib);
-    drv_module_t *m = l ? l->mod[npu_device_current()] : NULL;
+    int dev = npu_device_current();
+    drv_module_t *m = l && dev >= 0 && dev < DRV_MAX_DEVICES ? l->mod[dev] : NULL;
     int n = m ? npu_kmodule_entry_count(m->km) : 0;
     char **names = n > 0 ? calloc((size_t)n, sizeof *names) : NULL;
     for (int i = 0; names && i < n; i++)

@@ -114,6 +114,11 @@ int main()
     mod = NULL;
     CHECK_EQ(cuModuleLoad(&mod, path), CUDA_SUCCESS);
     if (mod) { CHECK(run(mod)); CHECK_EQ(cuModuleUnload(mod), CUDA_SUCCESS); }
+    /* the same file cut short */
+    fp = fopen(path, "wb");
+    if (fp) { fwrite(fat, 1, size / 2, fp); fclose(fp); }
+    mod = NULL;
+    CHECK(cuModuleLoad(&mod, path) != CUDA_SUCCESS);
     remove(path);
 
     CUlinkState link;

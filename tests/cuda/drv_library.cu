@@ -108,6 +108,10 @@ int main()
 
     CHECK_EQ(cuLibraryUnload(lib), CUDA_SUCCESS);
     CHECK_EQ(cuLibraryLoadData(&lib, NULL, NULL, NULL, 0, NULL, NULL, 0), CUDA_ERROR_INVALID_VALUE);
+    const char *bad =
+        ".version 8.0\n.target sm_80\n.address_size 64\n"
+        ".visible .entry broken()\n{\n  frobnicate.u32 %r1;\n  ret;\n}\n";
+    CHECK_EQ(cuLibraryLoadData(&lib, bad, NULL, NULL, 0, NULL, NULL, 0), CUDA_ERROR_INVALID_PTX);
     CHECK_EQ(cuLibraryLoadData(NULL, ptx, NULL, NULL, 0, NULL, NULL, 0), CUDA_ERROR_INVALID_VALUE);
 
     /* Still working after the unload. */
