@@ -14,9 +14,16 @@
 #include "fiber.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>      /* tells memcheck about the stacks (no cost otherwise) */
+#define NPU_FIBER_VALGRIND 1
+#endif
+#endif
 
 #ifndef NPU_FIBER_UCONTEXT
 void npu_fiber_switch_asm(void **save_sp, void *new_sp);
@@ -127,11 +134,25 @@ int npu_fiber_stacks_alloc(npu_fiber_stacks_t *st, unsigned count, size_t size)
     st->map_size = total;
     st->stack_size = size;
     st->count = count;
+    st->vg_ids = NULL;
+#ifdef NPU_FIBER_VALGRIND
+    if (RUNNING_ON_VALGRIND && (st->vg_ids = calloc(count, sizeof *st->vg_ids)) != NULL)
+        for (unsigned i = 0; i < count; i++) {
+            char *lo = npu_fiber_stack(st, i);
+            st->vg_ids[i] = VALGRIND_STACK_REGISTER(lo, lo + size);
+        }
+#endif
     return 0;
 }
 
 void npu_fiber_stacks_free(npu_fiber_stacks_t *st)
 {
+#ifdef NPU_FIBER_VALGRIND
+    if (st->vg_ids)
+        for (unsigned i = 0; i < st->count; i++)
+            VALGRIND_STACK_DEREGISTER(st->vg_ids[i]);
+#endif
+    free(st->vg_ids);
     if (st->map)
         munmap(st->map, st->map_size);
     memset(st, 0, sizeof *st);

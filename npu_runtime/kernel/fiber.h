@@ -42,6 +42,7 @@ typedef struct npu_fiber_stacks {
     void *map;
     size_t map_size, stack_size;
     unsigned count;
+    unsigned *vg_ids;           /* valgrind stack ids, when built with valgrind.h */
 } npu_fiber_stacks_t;
 int npu_fiber_stacks_alloc(npu_fiber_stacks_t *st, unsigned count, size_t size); /* 0 = ok */
 void npu_fiber_stacks_free(npu_fiber_stacks_t *st);
