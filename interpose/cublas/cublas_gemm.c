@@ -1,7 +1,8 @@
 /*
  * cublas_gemm.c - cuBLAS v2 level-3 entry points that go to the cube: gemm (S/D/C/Z/H, all
  * transposes), batched and strided-batched gemm, GemmEx / GemmBatchedEx /
- * GemmStridedBatchedEx, SgemmEx / CgemmEx, gemm3m, the _64 variants; the mixed-precision
+ * GemmStridedBatchedEx, SgemmEx / CgemmEx, gemm3m, grouped batched (S/D/Ex), the _64
+ * variants; the mixed-precision
  * batched gemvs (HSH/HSS/TST/TSS, run as 1-row gemms); geam and dgmm (elementwise, run as
  * stream work with plain loops).
  *
@@ -270,6 +271,58 @@ GEMM_SEX(cublasSgemmEx, int, float)
 GEMM_SEX(cublasSgemmEx_64, int64_t, float)
 GEMM_SEX(cublasCgemmEx, int, cuComplex)
 GEMM_SEX(cublasCgemmEx_64, int64_t, cuComplex)
+
+/* ------------------------------------------------------- grouped batched ---- */
+/* Group g multiplies group_size[g] problems of one shape. Every group is validated before
+ * any is submitted, so a bad group leaves all outputs untouched; then one pointer-array
+ * batched gemm per group, in order, on the handle's stream. alpha/beta arrays follow the
+ * pointer mode (element g is captured, or read at run time). */
+#define GROUPED(NAME, I, SCALART, PT, SIG_TYPES, AT, BT, CT, COMP)                                 \
+NPU_EXPORT cublasStatus_t NAME(cublasHandle_t h, const cublasOperation_t ta[],                     \
+    const cublasOperation_t tb[], const I m[], const I n[], const I k[], const SCALART *alpha,     \
+    const PT *const A[] SIG_TYPES(Atype), const I lda[], const PT *const B[] SIG_TYPES(Btype),     \
+    const I ldb[], const SCALART *beta, PT *const C[] SIG_TYPES(Ctype), const I ldc[],             \
+    I groups, const I gsize[] GROUPED_COMP_##COMP)                                                 \
+{                                                                                                  \
+    BLAS_CHECK_HANDLE(h);                                                                          \
+    if (groups < 0 || (groups > 0 && (!ta || !tb || !m || !n || !k || !alpha || !lda || !ldb ||   \
+        !beta || !ldc || !gsize)))                                                                 \
+        return CUBLAS_STATUS_INVALID_VALUE;                                                        \
+    npu_dtype_t sct;                                                                               \
+    npu_cube_compute_t cc; npu_cube_round_t rnd;                                                   \
+    if ((AT) < 0 || !blas_compute_map(h->math, COMP, (npu_dtype_t)(AT), &cc, &rnd, &sct))          \
+        return CUBLAS_STATUS_NOT_SUPPORTED;                                                        \
+    for (I g = 0; g < groups; g++) {                                                               \
+        int64_t ar = ta[g] == CUBLAS_OP_N ? m[g] : k[g], br = tb[g] == CUBLAS_OP_N ? k[g] : n[g];  \
+        if (!blas_op_ok(ta[g]) || !blas_op_ok(tb[g]) || m[g] < 0 || n[g] < 0 || k[g] < 0 ||        \
+            gsize[g] < 0 || lda[g] < (ar > 1 ? ar : 1) || ldb[g] < (br > 1 ? br : 1) ||            \
+            ldc[g] < (m[g] > 1 ? m[g] : 1))                                                        \
+            return CUBLAS_STATUS_INVALID_VALUE;                                                    \
+    }                                                                                              \
+    size_t ses = npu_dtype_size(sct);                                                              \
+    int64_t off = 0;                                                                               \
+    for (I g = 0; g < groups; g++) {                                                               \
+        cublasStatus_t st = gemm_common(h, ta[g], tb[g], m[g], n[g], k[g],                         \
+            (const char *)alpha + g * ses, A ? (const void *)(A + off) : NULL, AT, lda[g], 0,      \
+            B ? (const void *)(B + off) : NULL, BT, ldb[g], 0, (const char *)beta + g * ses,       \
+            C ? (const void *)(C + off) : NULL, CT, ldc[g], 0, gsize[g], COMP, 1);                 \
+        if (st != CUBLAS_STATUS_SUCCESS)                                                           \
+            return st;                                                                             \
+        off += gsize[g];                                                                           \
+    }                                                                                              \
+    return CUBLAS_STATUS_SUCCESS;                                                                  \
+}
+#define NO_TYPE(x)
+#define WITH_TYPE(x) , cudaDataType x
+#define GROUPED_COMP_CUBLAS_COMPUTE_32F
+#define GROUPED_COMP_CUBLAS_COMPUTE_64F
+#define GROUPED_COMP_computeType , cublasComputeType_t computeType
+GROUPED(cublasSgemmGroupedBatched, int, float, float, NO_TYPE, NPU_DT_F32, NPU_DT_F32, NPU_DT_F32, CUBLAS_COMPUTE_32F)
+GROUPED(cublasSgemmGroupedBatched_64, int64_t, float, float, NO_TYPE, NPU_DT_F32, NPU_DT_F32, NPU_DT_F32, CUBLAS_COMPUTE_32F)
+GROUPED(cublasDgemmGroupedBatched, int, double, double, NO_TYPE, NPU_DT_F64, NPU_DT_F64, NPU_DT_F64, CUBLAS_COMPUTE_64F)
+GROUPED(cublasDgemmGroupedBatched_64, int64_t, double, double, NO_TYPE, NPU_DT_F64, NPU_DT_F64, NPU_DT_F64, CUBLAS_COMPUTE_64F)
+GROUPED(cublasGemmGroupedBatchedEx, int, void, void, WITH_TYPE, blas_dtype(Atype), blas_dtype(Btype), blas_dtype(Ctype), computeType)
+GROUPED(cublasGemmGroupedBatchedEx_64, int64_t, void, void, WITH_TYPE, blas_dtype(Atype), blas_dtype(Btype), blas_dtype(Ctype), computeType)
 
 /* ------------------------------------------- mixed-precision batched gemv ---- */
 /* cublas{HSH,HSS,TST,TSS}gemv{Batched,StridedBatched}: fp16 / bf16 A and x, y in fp16 / bf16

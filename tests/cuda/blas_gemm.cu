@@ -342,6 +342,47 @@ static void test_edges_and_errors(cublasHandle_t h)
     cudaFree(dA); cudaFree(dB); cudaFree(dC); cudaFree(d);
 }
 
+// grouped batched: two groups of different shapes and ops; a bad group leaves everything untouched
+static void test_grouped(cublasHandle_t h)
+{
+    const int G = 2;
+    cublasOperation_t ta[G] = { CUBLAS_OP_N, CUBLAS_OP_T }, tb[G] = { CUBLAS_OP_N, CUBLAS_OP_T };
+    int m[G] = { 5, 6 }, n[G] = { 4, 2 }, k[G] = { 3, 7 }, lda[G] = { 6, 8 }, ldb[G] = { 4, 3 }, ldc[G] = { 7, 6 }, gs[G] = { 2, 1 };
+    float alpha[G] = { 1.5f, -1.0f }, beta[G] = { 0.0f, 0.5f };
+    const int cap = 64;
+    std::vector<float> A(3 * cap), B(3 * cap), C(3 * cap);
+    for (auto &v : A) v = (float)rnd();
+    for (auto &v : B) v = (float)rnd();
+    for (auto &v : C) v = (float)rnd();
+    float *dA = upload(A), *dB = upload(B), *dC = upload(C);
+    std::vector<float *> pa, pb, pc;
+    for (int i = 0; i < 3; i++) { pa.push_back(dA + i * cap); pb.push_back(dB + i * cap); pc.push_back(dC + i * cap); }
+    float **dpa = upload(pa), **dpb = upload(pb), **dpc = upload(pc);
+    int bad_lda[G] = { 6, 1 };
+    BKS(cublasSgemmGroupedBatched(h, ta, tb, m, n, k, alpha, (const float **)dpa, bad_lda, (const float **)dpb, ldb, beta, dpc, ldc, G, gs),
+        CUBLAS_STATUS_INVALID_VALUE);
+    CK(cudaDeviceSynchronize());
+    std::vector<float> g0 = download(dC, C.size());
+    CHECK(g0 == C);
+    BK(cublasSgemmGroupedBatched(h, ta, tb, m, n, k, alpha, (const float **)dpa, lda, (const float **)dpb, ldb, beta, dpc, ldc, G, gs));
+    std::vector<float> g = download(dC, C.size());
+    int bad = 0, p = 0;
+    for (int gi = 0; gi < G; gi++)
+        for (int e = 0; e < gs[gi]; e++, p++) {
+            int oa = ta[gi] == CUBLAS_OP_N ? 0 : 1, ob = tb[gi] == CUBLAS_OP_N ? 0 : 1;
+            std::vector<cd> Ac(A.begin() + p * cap, A.begin() + (p + 1) * cap), Bc(B.begin() + p * cap, B.begin() + (p + 1) * cap),
+                Cc(C.begin() + p * cap, C.begin() + (p + 1) * cap);
+            std::vector<cd> R = ref_gemm(oa, ob, m[gi], n[gi], k[gi], alpha[gi], Ac, lda[gi], Bc, ldb[gi], beta[gi], Cc, ldc[gi]);
+            for (int j = 0; j < n[gi]; j++) for (int i = 0; i < ldc[gi]; i++) {
+                float got = g[p * cap + i + j * ldc[gi]];
+                double want = i < m[gi] ? R[i + j * m[gi]].real() : C[p * cap + i + j * ldc[gi]];
+                if (fabs(got - want) > 1e-5) bad++;
+            }
+        }
+    CHECK_MSG(bad == 0, "SgemmGroupedBatched: %d wrong", bad);
+    cudaFree(dA); cudaFree(dB); cudaFree(dC); cudaFree(dpa); cudaFree(dpb); cudaFree(dpc);
+}
+
 static void test_handles(void)
 {
     cublasHandle_t h;
@@ -401,6 +442,7 @@ int main()
     test_stream_order(h);
     test_math_modes(h);
     test_edges_and_errors(h);
+    test_grouped(h);
     BK(cublasDestroy(h));
     test_handles();
     return CHECK_DONE();
