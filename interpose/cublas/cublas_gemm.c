@@ -2,9 +2,8 @@
  * cublas_gemm.c - cuBLAS v2 level-3 entry points that go to the cube: gemm (S/D/C/Z/H, all
  * transposes), batched and strided-batched gemm, GemmEx / GemmBatchedEx /
  * GemmStridedBatchedEx, SgemmEx / CgemmEx, gemm3m, grouped batched (S/D/Ex), the _64
- * variants; the mixed-precision
- * batched gemvs (HSH/HSS/TST/TSS, run as 1-row gemms); geam and dgmm (elementwise, run as
- * stream work with plain loops).
+ * variants; the mixed-precision batched gemvs (HSH/HSS/TST/TSS, run as 1-row gemms); geam
+ * and dgmm (elementwise, run as stream work with plain loops).
  *
  * Compute-type mapping (cuBLAS -> cube): 32F / 32F_PEDANTIC -> fp32 (HF32 inputs when the
  * handle's math mode is CUBLAS_TF32_TENSOR_OP_MATH and the compute type is not pedantic);
