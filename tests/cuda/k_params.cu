@@ -1,5 +1,5 @@
-// Kernel parameters: a struct with mixed types and padding passed by value, a 1 KB struct, a 16 KB
-// struct (CUDA 12.1+ allows up to 32764 bytes of parameters on Volta and later), 24 scalar
+// Kernel parameters: a struct with mixed types and padding passed by value, a 1 KB struct, 16 KB and
+// 32752-byte structs (CUDA 12.1+ allows up to 32764 bytes of parameters on Volta and later), 24 scalar
 // parameters of every width interleaved to force alignment padding, a struct holding pointers,
 // and by-value arrays of float4. Host reference: the values passed.
 #include "k_util.h"
@@ -7,6 +7,7 @@
 struct mixed { char c; double d; short s; int i; float f; char tail[3]; long long ll; unsigned char u8; };
 struct big1k { int a[256]; };
 struct big16k { double d[2048]; };
+struct big32k { int v[8188]; };                 /* 32752 bytes + an 8-byte pointer = 32760 of the 32764 allowed */
 struct ptrs { int *out; const int *in; int n; float scale; };
 struct vecs { float4 v[4]; int2 w; };
 
@@ -22,6 +23,15 @@ __global__ void k_big(big1k b, long long *o)
     part[t] = (long long)b.a[t] * (t + 1);
     __syncthreads();
     if (t == 0) { long long s = 0; for (int k = 0; k < 256; k++) s += part[k]; o[0] = s; }
+}
+__global__ void k_max(big32k b, long long *o)
+{
+    __shared__ long long part[256];
+    long long s = 0;
+    for (int k = threadIdx.x; k < 8188; k += blockDim.x) s += (long long)b.v[k] * (k % 13 + 1);
+    part[threadIdx.x] = s;
+    __syncthreads();
+    if (threadIdx.x == 0) { long long t = 0; for (int k = 0; k < (int)blockDim.x; k++) t += part[k]; o[0] = t; }
 }
 __global__ void k_huge(big16k b, double *o) { int t = threadIdx.x; double s = 0; for (int k = t; k < 2048; k += blockDim.x) s += b.d[k]; o[t] = s; }
 __global__ void k_many(char a, short b, int c, long long d, float e, double f, unsigned char g, unsigned short h,
@@ -67,6 +77,13 @@ int main(void)
     CHECK_EQ(cudaGetLastError(), cudaSuccess);
     double gh[64]; CK(cudaMemcpy(gh, dd, sizeof gh, cudaMemcpyDeviceToHost));
     for (int t = 0; t < 64; t++) CHECK(gh[t] == eh[t]);     /* integers: exact */
+
+    static big32k m32; long long e32 = 0;
+    for (int k = 0; k < 8188; k++) { m32.v[k] = (int)(k_rand32() % 20001) - 10000; e32 += (long long)m32.v[k] * (k % 13 + 1); }
+    k_max<<<1, 256>>>(m32, dl);
+    CHECK_EQ(cudaGetLastError(), cudaSuccess);
+    CK(cudaMemcpy(o, dl, 8, cudaMemcpyDeviceToHost));
+    CHECK_EQ(o[0], e32);
 
     k_many<<<1, 1>>>(1, -2, 3, -4000000000ll, 0.5f, 0.25, 200, 60000, 4000000000u, 1ull << 40, -7, 1e10, -300, -0.75f,
                      -5, 6, 8, 1.5f, -2.125, dj, 9, 1ll << 35, -11, dd);
