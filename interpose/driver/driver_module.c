@@ -1367,9 +1367,16 @@ static CUresult link_add(CUlinkState state, CUjitInputType type, const void *dat
     case CU_JIT_INPUT_OBJECT:
     case CU_JIT_INPUT_LIBRARY:
         st = add_embedded_fatbins(&l->ptx, data, size);
-        if (st == NPU_ENOIMAGE)
+        if (st == NPU_ENOIMAGE && type == CU_JIT_INPUT_LIBRARY) {
+            /* An archive only supplies symbols the other inputs lack (numba adds
+             * libcudadevrt.a, which holds cubins only): go on without it; an unresolved
+             * symbol still fails at cuLinkComplete. */
+            NPU_WARN("cuLinkAddData: library %s has no PTX for the NPU; linking without it", what);
+            st = NPU_OK;
+        } else if (st == NPU_ENOIMAGE) {
             NPU_ERR("cuLinkAddData: %s has no embedded PTX; rebuild it with PTX "
                     "(nvcc -rdc=true -gencode arch=compute_XX,code=compute_XX)", what);
+        }
         break;
     case CU_JIT_INPUT_CUBIN:
         NPU_ERR("cuLinkAddData: %s: %s", what, cubin_hint);
