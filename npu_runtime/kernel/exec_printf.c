@@ -163,7 +163,7 @@ int32_t npu_exec_format(const char *fmt, const void *args, char **out, size_t *o
             char sp[80];
             if (conv == 'c') {
                 int v = 0;
-                if (have) memcpy(&v, arg_next(base, &off, wide ? 8 : 4), 4);
+                if (have) memcpy(&v, arg_next(base, &off, 4), 4);    /* int or wint_t */
                 snprintf(sp, sizeof sp, "%.*s%c", (int)sl, spec, conv);
                 sb_printf(&s, sp, v);
             } else if (wide) {
