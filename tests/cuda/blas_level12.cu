@@ -351,6 +351,60 @@ static void test_gemv_batched(cublasHandle_t h)
     }
 }
 
+static void test_ex_level1(cublasHandle_t h)
+{
+    const int n = 64;
+    std::vector<__half> hx(n * 2), hy(n);
+    std::vector<double> X(n * 2), Y(n);
+    for (int i = 0; i < 2 * n; i++) { hx[i] = __float2half((float)rnd()); X[i] = h2d(hx[i]); }
+    for (int i = 0; i < n; i++) { hy[i] = __float2half((float)rnd()); Y[i] = h2d(hy[i]); }
+    __half *dx = upload(hx), *dy = upload(hy);
+    __half r16;
+    BK(cublasDotEx(h, n, dx, CUDA_R_16F, 2, dy, CUDA_R_16F, 1, &r16, CUDA_R_16F, CUDA_R_32F));
+    double s = 0, sa = 0;
+    for (int i = 0; i < n; i++) { s += X[2 * i] * Y[i]; sa += fabs(X[2 * i] * Y[i]); }
+    CHECK_NEAR(h2d(r16), s, 1e-3 * (sa + fabs(s)));
+    float rf;
+    BK(cublasNrm2Ex(h, n, dx, CUDA_R_16F, 2, &r16, CUDA_R_16F, CUDA_R_32F));
+    s = 0; for (int i = 0; i < n; i++) s += X[2 * i] * X[2 * i];
+    CHECK_NEAR(h2d(r16), sqrt(s), 1e-3 * sqrt(s));
+    float al = 0.5f;
+    BK(cublasAxpyEx(h, n, &al, CUDA_R_32F, dx, CUDA_R_16F, 2, dy, CUDA_R_16F, 1, CUDA_R_32F));
+    std::vector<__half> gy = download(dy, n);
+    int bad = 0;
+    for (int i = 0; i < n; i++) if (fabs(h2d(gy[i]) - (Y[i] + 0.5 * X[2 * i])) > 1e-3 * (1 + fabs(Y[i]))) bad++;
+    CHECK_EQ(bad, 0);
+    float three = 3;
+    BK(cublasScalEx(h, n, &three, CUDA_R_32F, dy, CUDA_R_16F, 1, CUDA_R_32F));
+    std::vector<__half> gy2 = download(dy, n);
+    bad = 0;
+    for (int i = 0; i < n; i++) if (fabs(h2d(gy2[i]) - 3 * h2d(gy[i])) > 2e-3 * (1 + fabs(3 * h2d(gy[i])))) bad++;
+    CHECK_EQ(bad, 0);
+    // fp32 and complex forms; result in device memory
+    std::vector<float> fx(n), fy(n);
+    for (int i = 0; i < n; i++) { fx[i] = (float)rnd(); fy[i] = (float)rnd(); }
+    float *dfx = upload(fx), *dfy = upload(fy), *dres = dalloc<float>(2);
+    BK(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE));
+    BK(cublasDotEx(h, n, dfx, CUDA_R_32F, 1, dfy, CUDA_R_32F, 1, dres, CUDA_R_32F, CUDA_R_32F));
+    BK(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST));
+    std::vector<float> gr = download(dres, 1);
+    s = 0; for (int i = 0; i < n; i++) s += (double)fx[i] * fy[i];
+    CHECK_NEAR(gr[0], s, 1e-5);
+    std::vector<cuComplex> cx(n), cy(n);
+    for (int i = 0; i < n; i++) { cx[i] = make_cuComplex((float)rnd(), (float)rnd()); cy[i] = make_cuComplex((float)rnd(), (float)rnd()); }
+    cuComplex *dcx = upload(cx), *dcy = upload(cy), rc;
+    BK(cublasDotcEx(h, n, dcx, CUDA_C_32F, 1, dcy, CUDA_C_32F, 1, &rc, CUDA_C_32F, CUDA_C_32F));
+    cd sc = 0; for (int i = 0; i < n; i++) sc += std::conj(cd(cx[i].x, cx[i].y)) * cd(cy[i].x, cy[i].y);
+    CHECK_MSG(std::abs(cd(rc.x, rc.y) - sc) < 1e-4, "DotcEx");
+    BK(cublasAsumEx(h, n, dfx, CUDA_R_32F, 1, &rf, CUDA_R_32F, CUDA_R_32F));
+    s = 0; for (int i = 0; i < n; i++) s += fabs(fx[i]);
+    CHECK_NEAR(rf, s, 1e-4);
+    r16 = __float2half(5.0f);
+    BK(cublasDotEx(h, 0, dx, CUDA_R_16F, 1, dy, CUDA_R_16F, 1, &r16, CUDA_R_16F, CUDA_R_32F));
+    CHECK(h2d(r16) == 0);
+    cudaFree(dx); cudaFree(dy); cudaFree(dfx); cudaFree(dfy); cudaFree(dres); cudaFree(dcx); cudaFree(dcy);
+}
+
 static void test_trsm(cublasHandle_t h)
 {
     const int m = 20, n = 13, lda = 24, ldb = 22;
@@ -518,6 +572,7 @@ int main()
     test_rotg_rotm(h);
     test_gemv_ger(h);
     test_gemv_batched(h);
+    test_ex_level1(h);
     test_trsm(h);
     test_geam_dgmm(h);
     test_set_get();
