@@ -888,3 +888,48 @@ NPU_EXPORT CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise a
     CUmemLocation loc = { device == CU_DEVICE_CPU ? CU_MEM_LOCATION_TYPE_HOST : CU_MEM_LOCATION_TYPE_DEVICE, device };
     return advise(devPtr, count, advice, loc);
 }
+
+/* ------------------------------------------------------------------ 3D copies ---- */
+/* CUDA_MEMCPY3D between linear memories (host, device, unified): one 2D copy per plane, all
+ * on the same stream, so the planes complete in order; CUDA arrays do not exist here. */
+static CUresult memcpy3d(const CUDA_MEMCPY3D *c, CUstream h, int pt, int async)
+{
+    npu_stream_t *s;
+    CUresult r = get_stream(h, pt, &s);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!c || c->reserved0 || c->reserved1 || c->srcLOD || c->dstLOD)
+        return CUDA_ERROR_INVALID_VALUE;
+    size_t w = c->WidthInBytes, hgt = c->Height, d = c->Depth;
+    if (w == 0 || hgt == 0 || d == 0)
+        return CUDA_SUCCESS;
+    size_t sp = c->srcPitch ? c->srcPitch : w, dp = c->dstPitch ? c->dstPitch : w;
+    size_t sh = c->srcHeight ? c->srcHeight : hgt, dh = c->dstHeight ? c->dstHeight : hgt;
+    if ((hgt > 1 || d > 1) && (sp < w || dp < w))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (d > 1 && (sh < hgt || dh < hgt))
+        return CUDA_ERROR_INVALID_VALUE;
+    size_t splane, dplane;
+    if (__builtin_mul_overflow(sp, sh, &splane) || __builtin_mul_overflow(dp, dh, &dplane))
+        return CUDA_ERROR_INVALID_VALUE;
+    const char *src, *dst;
+    r = side_of(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, c->srcXInBytes,
+                c->srcY + (size_t)c->srcZ * sh, sp, &src);
+    if (r == CUDA_SUCCESS)
+        r = side_of(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstXInBytes,
+                    c->dstY + (size_t)c->dstZ * dh, dp, &dst);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (hgt == 1)
+        sp = dp = w;
+    npu_status_t st = NPU_OK;
+    for (size_t z = 0; z < d && st == NPU_OK; z++)
+        st = npu_memcpy2d_async((void *)(dst + z * dplane), dp, src + z * splane, sp, w, hgt, s);
+    return finish(st, s, !async || is_pageable(dst) || is_pageable(src));
+}
+
+static CUresult memcpy3d_sync(const CUDA_MEMCPY3D *c, int pt) { return memcpy3d(c, NULL, pt, 0); }
+static CUresult memcpy3d_async(const CUDA_MEMCPY3D *c, CUstream h, int pt) { return memcpy3d(c, h, pt, 1); }
+PAIR(cuMemcpy3D_v2, cuMemcpy3D_v2_ptds, (const CUDA_MEMCPY3D *pCopy), memcpy3d_sync, pCopy)
+PAIR(cuMemcpy3DAsync_v2, cuMemcpy3DAsync_v2_ptsz, (const CUDA_MEMCPY3D *pCopy, CUstream hStream),
+     memcpy3d_async, pCopy, hStream)

@@ -139,6 +139,24 @@ int main()
     CHECK_EQ(cuLinkDestroy(link), CUDA_SUCCESS);
     CHECK_EQ(cuLinkCreate(0, NULL, NULL, NULL), CUDA_ERROR_INVALID_VALUE);
 
+    /* The device runtime archive numba adds to every link does not get in the way. */
+    const char *devrt = "/usr/local/cuda/lib64/libcudadevrt.a";
+    FILE *probe = fopen(devrt, "rb");
+    if (probe) {
+        fclose(probe);
+        CHECK_EQ(cuLinkCreate(0, NULL, NULL, &link), CUDA_SUCCESS);
+        CHECK_EQ(cuLinkAddData(link, CU_JIT_INPUT_PTX, (void *)ptx_func, strlen(ptx_func) + 1, "f", 0, NULL, NULL),
+                 CUDA_SUCCESS);
+        CHECK_EQ(cuLinkAddData(link, CU_JIT_INPUT_PTX, (void *)ptx_entry, strlen(ptx_entry) + 1, "e", 0, NULL, NULL),
+                 CUDA_SUCCESS);
+        CHECK_EQ(cuLinkAddFile(link, CU_JIT_INPUT_LIBRARY, devrt, 0, NULL, NULL), CUDA_SUCCESS);
+        cubin = NULL;
+        CHECK_EQ(cuLinkComplete(link, &cubin, &cubin_size), CUDA_SUCCESS);
+        if (cubin)
+            CHECK(run_linked(cubin, st));
+        CHECK_EQ(cuLinkDestroy(link), CUDA_SUCCESS);
+    }
+
     remove(fa);
     remove(fb);
     CHECK_EQ(cuStreamDestroy(st), CUDA_SUCCESS);

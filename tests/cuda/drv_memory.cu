@@ -156,6 +156,53 @@ int main()
     CHECK_EQ(cuMemcpy2D(NULL), CUDA_ERROR_INVALID_VALUE);
     CHECK_EQ(cuMemFree(pm), CUDA_SUCCESS);
 
+    /* 3D: a sub-box of a dense host volume into a pitched device volume, then all back. */
+    {
+        const int HW = 12, HH = 5, HD = 4;           /* host volume, ints */
+        const int DP = 64, DH = 8, DD = 3;           /* device pitch (bytes), height, depth */
+        int hv[HD][HH][HW], dv[DD][DH][DP / 4], want[DD][DH][DP / 4];
+        for (int z = 0; z < HD; z++)
+            for (int y = 0; y < HH; y++)
+                for (int x = 0; x < HW; x++) hv[z][y][x] = 10000 * z + 100 * y + x;
+        CUdeviceptr vol;
+        CHECK_EQ(cuMemAlloc(&vol, DP * DH * DD), CUDA_SUCCESS);
+        CHECK_EQ(cuMemsetD32(vol, 0xffffffffu, DP * DH * DD / 4), CUDA_SUCCESS);
+        memset(want, 0xff, sizeof want);
+        for (int z = 0; z < 2; z++)
+            for (int y = 0; y < 3; y++)
+                for (int x = 0; x < 6; x++) want[z][y + 2][x + 1] = hv[z + 1][y + 1][x + 2];
+        CUDA_MEMCPY3D c3;
+        memset(&c3, 0, sizeof c3);
+        c3.srcMemoryType = CU_MEMORYTYPE_HOST;
+        c3.srcHost = hv;
+        c3.srcPitch = HW * 4;
+        c3.srcHeight = HH;
+        c3.srcXInBytes = 2 * 4; c3.srcY = 1; c3.srcZ = 1;
+        c3.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+        c3.dstDevice = vol;
+        c3.dstPitch = DP;
+        c3.dstHeight = DH;
+        c3.dstXInBytes = 1 * 4; c3.dstY = 2; c3.dstZ = 0;
+        c3.WidthInBytes = 6 * 4; c3.Height = 3; c3.Depth = 2;
+        CHECK_EQ(cuMemcpy3D(&c3), CUDA_SUCCESS);
+        memset(&c3, 0, sizeof c3);
+        c3.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+        c3.srcDevice = vol;
+        c3.srcPitch = DP;
+        c3.srcHeight = DH;
+        c3.dstMemoryType = CU_MEMORYTYPE_HOST;
+        c3.dstHost = dv;
+        c3.dstPitch = DP;
+        c3.dstHeight = DH;
+        c3.WidthInBytes = DP; c3.Height = DH; c3.Depth = DD;
+        CHECK_EQ(cuMemcpy3DAsync(&c3, st), CUDA_SUCCESS);
+        CHECK_EQ(cuStreamSynchronize(st), CUDA_SUCCESS);
+        CHECK(memcmp(dv, want, sizeof want) == 0);
+        c3.srcHeight = 2;                            /* height smaller than the copy */
+        CHECK_EQ(cuMemcpy3D(&c3), CUDA_ERROR_INVALID_VALUE);
+        CHECK_EQ(cuMemFree(vol), CUDA_SUCCESS);
+    }
+
     /* Pointer attributes. */
     CUmemorytype mt = (CUmemorytype)0;
     CHECK_EQ(cuPointerGetAttribute(&mt, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, a), CUDA_SUCCESS);
