@@ -1,7 +1,8 @@
 /*
  * driver_memory.c - CUDA driver API memory: allocation (device, pitched, managed, pinned,
- * registered host, stream-ordered pools), copies and sets (1D, 2D, sync and async, per-thread
- * default stream variants), pointer attributes, memory info.
+ * registered host, stream-ordered pools), copies (1D, 2D, 3D between linear memories, peer)
+ * and sets (8/16/32-bit, 1D and 2D), sync and async, with the per-thread default stream
+ * variants; pointer attributes, memory info, prefetch and advice.
  *
  * Memory is the runtime's (npu_mem_*, npu_host_*, npu_pool_*), so a cudaMalloc pointer works
  * with cuMemcpy and the other way round. CUdeviceptr is the pointer value itself (one address
