@@ -23,7 +23,7 @@ def _run_under_preload(argv):
         return 127
     ttn._export_for_children(libdir)
     exe = sys.executable
-    os.execve(exe, [exe] + argv, dict(os.environ))
+    os.execve(exe, [exe, "-m", "transfer_to_npu._run"] + argv, dict(os.environ))
     return 126  # not reached
 
 
