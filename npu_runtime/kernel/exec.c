@@ -37,6 +37,10 @@
  *  belongs to one runner thread, so the scheduler and collectives take no locks.
  *  Wild pointers: a SIGSEGV inside kernel code is not caught yet (no signal handlers are
  *  installed); fault isolation is a later issue.
+ *  Limits of fibers without preemption: a thread that spins on memory written by another
+ *  thread of its own block (no barrier in between) never lets it run; a lane that exits
+ *  while others spin is fine. Cooperative launches (grid.sync) need every block resident at
+ *  once plus a grid workspace behind %envreg1/2, neither of which exists yet.
  *
  * Measured (2-vCPU guest, shared with other jobs, so +-50%): a thread-mode barrier costs
  * ~10 ns per thread for 32-thread blocks and ~13 ns for 256 (thread CPU time): the cache
