@@ -23,7 +23,9 @@
  * picked once at run time. Measured on this 2-vCPU Zen 4 guest (4M elements, a 2048^2
  * operand): f16->f32 0.7 ms with F16C vs 9 ms scalar, f32->f16 0.7 ms vs 13-17 ms, against
  * ~84 ms for the 2048^3 sgemm they feed; so conversion stays on one thread (no pool, no
- * hand-off) and GemmEx fp16 runs at 0.96 of sgemm in bench/bench_blas.
+ * hand-off): GemmEx fp16-in / fp32-out ran at 0.80-1.01 of cblas_sgemm's GFLOP/s over four
+ * bench/bench_blas runs on this (heavily shared, load 4-10) VM, sgemm through the stream at
+ * 0.77-1.32 (same noise either way; no systematic gap in repeated 4096^3 side-by-sides).
  */
 #include "npu_cube.h"
 
