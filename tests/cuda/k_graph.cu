@@ -10,7 +10,8 @@ __global__ void scale(int *p, int n, int v) { int i = blockIdx.x * blockDim.x + 
 int main(void)
 {
     const int n = 1000;
-    int *d, *acc, h[1000];
+    int *d, *acc, *h;
+    CK(cudaMallocHost(&h, n * sizeof(int)));                       /* pinned: a capturable copy target */
     CK(cudaMalloc(&d, n * 4)); CK(cudaMalloc(&acc, n * 4));
     CK(cudaMemset(acc, 0, n * 4));
     cudaStream_t s; CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
@@ -25,7 +26,7 @@ int main(void)
     size_t nn = 0; CK(cudaGraphGetNodes(g, NULL, &nn)); CHECK_EQ(nn, 5u);
     CK(cudaGraphInstantiate(&ge, g, 0));
     for (int r = 0; r < 3; r++) {
-        memset(h, 0, sizeof h);
+        memset(h, 0, n * sizeof(int));
         CK(cudaGraphLaunch(ge, s));
         CK(cudaStreamSynchronize(s));
         for (int i = 0; i < n; i++) if (h[i] != 15) { CHECK_MSG(0, "replay %d: h[%d] = %d", r, i, h[i]); break; }
@@ -54,6 +55,6 @@ int main(void)
     CK(cudaMemcpy(h, d, n * 4, cudaMemcpyDeviceToHost));
     CHECK_EQ(h[7], 72);                                              /* (8 + 10) * 4 */
     CK(cudaGraphExecDestroy(ge)); CK(cudaGraphExecDestroy(ge2)); CK(cudaGraphDestroy(g)); CK(cudaGraphDestroy(g2));
-    CK(cudaStreamDestroy(s));
+    CK(cudaStreamDestroy(s)); CK(cudaFreeHost(h));
     return CHECK_DONE();
 }
