@@ -4,6 +4,7 @@
 # noisy: only side-by-side ratios mean anything).
 #   bench/bench_*.c   linked with build/libnpu_runtime.a
 #   bench/bench_*.cu  built with nvcc -cudart shared, run under LD_PRELOAD
+#   bench/bench_*.py  Python benchmarks (they start their own NPU processes)
 set -u
 cd "$(dirname "$0")/.."
 B=$PWD/build; O=$B/bench; mkdir -p "$O"
@@ -24,4 +25,5 @@ for src in $(ls bench/bench_*.cu 2>/dev/null | grep -E "$FILTER"); do
         echo "== $n"; LD_PRELOAD=$B/lib/libtransfer_to_npu.so "$O/$n" || { echo "$n exited $?"; rc=1; }
     else echo "== $n: build failed"; cat "$O/$n.build.log"; rc=1; fi
 done
+for src in $(ls bench/bench_*.py 2>/dev/null | grep -E "$FILTER"); do n=$(basename "${src%.py}"); echo "== $n"; python3 "$src" || { echo "$n exited $?"; rc=1; }; done
 exit $rc
