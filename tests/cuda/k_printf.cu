@@ -1,4 +1,4 @@
-// printf from kernels (vprintf with a packed argument buffer): %d %u %x %lld %f %.3e %s %c %p and
+// printf from kernels (vprintf with a packed argument buffer): %d %u %x %lld %.2f %.3e %s %c and
 // %% from 2 blocks x 8 threads. stdout (fd 1) is captured into a temporary file around the launch
 // and synchronisation; every expected line must appear exactly once (order between threads is
 // unspecified), and the captured text is echoed afterwards so the run's stdout shows it.
