@@ -5,7 +5,10 @@
 set -eu
 APT_PKGS="build-essential python3 libopenblas-dev libffi-dev uthash-dev libzstd-dev liblz4-dev \
 pocl-opencl-icd ocl-icd-opencl-dev opencl-headers valgrind"
-PIP_PKGS="numpy pytest"
+# pip package:module to import (the Python tier runs unmodified GPU scripts on the NPU). No
+# nvidia-* runtime wheels: they would bring real CUDA libraries; the toolkit in /usr/local/cuda
+# (NVRTC, libnvvm, libdevice) and our drop-ins serve those libraries.
+PIP_PKGS="numpy:numpy pytest:pytest cupy-cuda13x:cupy numba-cuda:numba.cuda cuda-python:cuda.bindings.driver"
 
 missing=()
 for p in $APT_PKGS; do
@@ -19,8 +22,22 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 PY=${PYTHON:-python3}
 pmissing=()
-for p in $PIP_PKGS; do
-    $PY -c "import $p" 2>/dev/null || pmissing+=("$p")
+pmods=
+for pm in $PIP_PKGS; do pmods="$pmods ${pm#*:}"; done
+# one interpreter start for all the checks (quick when everything is installed)
+absent=$($PY - $pmods <<'PYEOF' 2>/dev/null
+import importlib.util, sys
+for m in sys.argv[1:]:
+    try:
+        ok = importlib.util.find_spec(m) is not None
+    except Exception:
+        ok = False
+    if not ok:
+        print(m)
+PYEOF
+) || absent=$pmods
+for pm in $PIP_PKGS; do
+    for m in $absent; do [ "$m" = "${pm#*:}" ] && pmissing+=("${pm%%:*}"); done
 done
 if [ ${#pmissing[@]} -gt 0 ]; then
     echo "install-deps: installing Python packages: ${pmissing[*]}"
