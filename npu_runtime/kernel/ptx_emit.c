@@ -118,6 +118,10 @@ typedef struct emit {
     char **strs; int nstrs, capstrs;         /* temporaries */
     int tmp;                                 /* temp counter */
     int scopes[256]; int nscopes;            /* open body scopes, innermost last */
+    /* phase mode (block mode with bar.sync split into per-thread resume points) */
+    int phase;
+    int nbar; int *bar_insn;                 /* insn index of each barrier (1-based ids) */
+    char ***bar_live; int *bar_nlive;        /* registers live across each barrier */
 } emit_t;
 
 static const char *S(emit_t *E, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1330,6 +1334,18 @@ static void emit_collective(emit_t *E, const ptx_insn_t *in)
         }
         NEED(1);
         const char *cnt = in->nops >= 2 ? A(1, u32) : "0u";
+        if (E->phase && E->in_entry) {
+            int id = 0;
+            for (int k = 0; k < E->nbar; k++)
+                if (&E->f->insns[E->bar_insn[k]] == in) id = k + 1;
+            if (!id) { fail(E, NPU_EINTERNAL, in, "barrier not indexed"); return; }
+            for (int k = 0; k < E->bar_nlive[id - 1]; k++) {
+                const char *r = mangle(E, "r_", E->bar_live[id - 1][k]);
+                OUT("__L[__lin].%s = %s; ", r, r);
+            }
+            OUT("__resume[__lin] = %d; __alive = 1; goto __next; __B%d: ;", id, id);
+            return;
+        }
         if (has(in, "arrive")) OUT("rt->bar_arrive(t, %s, %s);", A(0, u32), cnt);
         else OUT("rt->bar_sync(t, %s, %s);", A(0, u32), cnt);
         return;
@@ -1446,6 +1462,9 @@ static void emit_insn(emit_t *E, const ptx_insn_t *in)
         if (!is_int(t) || t.sz < 4) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
         ty_t u = TY('u', t.sz);
         wr(E, in, &in->ops[0], u, S(E, "(%s)__bfi((uint64_t)%s, (uint64_t)%s, %s, %s, %d)", ut(u), A(1, u), A(2, u), A(3, u32), A(4, u32), t.sz * 8));
+    } else if (!strcmp(op, "fns")) {
+        NEED(4);
+        wr(E, in, &in->ops[0], u32, S(E, "__fns(%s, %s, (int32_t)%s)", A(1, u32), A(2, u32), A(3, u32)));
     } else if (!strcmp(op, "lop3")) {
         NEED(5);
         wr(E, in, &in->ops[0], u32, S(E, "__lop3(%s, %s, %s, %s)", A(1, u32), A(2, u32), A(3, u32), A(4, u32)));
@@ -1521,6 +1540,8 @@ static void emit_insn(emit_t *E, const ptx_insn_t *in)
         const char *a = A(1, TY('u', 8));
         const char *insh = S(E, "(%s - (uint64_t)(uintptr_t)b->shared < (uint64_t)b->shared_size)", a);
         const char *inl = S(E, "(%s - ((uint64_t)(uintptr_t)__builtin_frame_address(0) - 65536u) < (1u << 20))", a);
+        if (E->phase && E->in_entry)   /* phase mode keeps the entry's frames in the block state */
+            inl = S(E, "(%s || %s - (uint64_t)(uintptr_t)__lfbase < (uint64_t)__nt * %uu)", inl, a, (E->lsize + 15u) & ~15u);
         const char *x = sp == SP_SHARED ? insh : sp == SP_LOCAL ? inl :
                         sp == SP_GLOBAL ? S(E, "(!%s && !%s)", insh, inl) : sp == SP_PARAM ? "0" : "1";
         if (sp == SP_CONST) x = S(E, "(!%s && !%s)", insh, inl);
@@ -1753,6 +1774,193 @@ static void lower_locals(emit_t *E, ptx_func_t *f)
     E->lsize = off;
 }
 
+/* ------------------------------------------------------------ barrier splitting ---- */
+/*
+ * Phase mode: a kernel whose only collectives are full-block barriers (bar.sync / barrier.sync
+ * with an immediate id and no thread count, unpredicated, at the body's top scope, in the entry
+ * itself) stays a block-mode function. Each thread runs until its next barrier, saves the
+ * registers live across that barrier (backward liveness over the PTX control flow) and its
+ * resume point, and the next thread runs; when every thread has stopped or exited, the next
+ * phase resumes each one after its barrier (exited threads count as arrived, divergent
+ * barriers of the same block behave as on Volta+). Measured on the tiled SGEMM of
+ * bench_kernels: fibers cost ~70 ns per thread and barrier; this costs the live registers'
+ * stores and loads (a handful per barrier).
+ */
+#include <uthash.h>
+typedef struct regix { const char *name; int idx; UT_hash_handle hh; } regix_t;
+
+static int is_no_dest(const char *op)
+{
+    static const char *nd[] = {"st", "red", "bar", "barrier", "membar", "fence", "bra", "brx", "ret", "exit", "call",
+                               "prefetch", "prefetchu", "trap", "brkpt", "cp", "nanosleep", "pmevent", "discard",
+                               "applypriority", "griddepcontrol", NULL};
+    for (int i = 0; nd[i]; i++)
+        if (!strcmp(op, nd[i])) return 1;
+    return 0;
+}
+
+static void collect_regs(emit_t *E, const ptx_opnd_t *o, regix_t **map, int *n, int *out, int *nout, int maxout)
+{
+    if (o->kind == OP_VEC || o->kind == OP_LIST) {
+        for (int i = 0; i < o->nelem; i++) collect_regs(E, &o->elem[i], map, n, out, nout, maxout);
+        return;
+    }
+    const char *names[2] = {o->name, o->name2};
+    for (int k = 0; k < 2; k++) {
+        if (!names[k] || !strcmp(names[k], "_")) continue;
+        if (o->kind != OP_REG && o->kind != OP_SYM && o->kind != OP_ADDR) continue;
+        regix_t *r;
+        HASH_FIND_STR(*map, names[k], r);
+        if (!r) {
+            sym_t sy = lookup(E, names[k]);
+            if (sy.kind != SY_REG) continue;
+            r = calloc(1, sizeof *r);
+            if (!r) { E->st = NPU_EHOSTMEM; return; }
+            r->name = names[k];
+            r->idx = (*n)++;
+            HASH_ADD_KEYPTR(hh, *map, r->name, strlen(r->name), r);
+        }
+        if (*nout < maxout) out[(*nout)++] = r->idx;
+    }
+}
+
+static int full_barrier(const ptx_insn_t *in)
+{
+    const char *op = in->mods[0];
+    if (strcmp(op, "bar") && strcmp(op, "barrier")) return 0;
+    if (has(in, "warp") || has(in, "arrive") || has(in, "red") || has(in, "cluster")) return 0;
+    return in->nops == 1 && in->ops[0].kind == OP_IMM && !in->pred;
+}
+
+/* Decides phase mode for the entry and computes the live sets; 0 = not eligible. */
+static int lower_phases(emit_t *E)
+{
+    if (npu_env("NPU_PTX_NO_PHASES")) return 0;
+    for (int fi = 1; fi < E->nfuncs; fi++)
+        for (int i = 0; i < E->funcs[fi]->ninsns; i++)
+            if (!E->funcs[fi]->insns[i].is_label && is_sync_op(E->funcs[fi]->insns[i].mods[0])) return 0;
+    ptx_func_t *f = E->entry;
+    E->f = f;
+    E->in_entry = 1;
+    int depth = 0, nbar = 0;
+    for (int i = 0; i < f->ninsns; i++) {
+        const ptx_insn_t *in = &f->insns[i];
+        if (in->is_label == 2) depth++;
+        if (in->is_label == 3) depth--;
+        if (in->is_label) continue;
+        if (!is_sync_op(in->mods[0])) continue;
+        if (!full_barrier(in) || depth != 0) return 0;
+        nbar++;
+    }
+    if (!nbar) return 0;
+    /* registers, use/def per instruction, successors */
+    int n = f->ninsns, nregs = 0;
+    regix_t *map = NULL;
+    int **use = calloc((size_t)n, sizeof *use), *nuse = calloc((size_t)n, sizeof(int));
+    int *def = calloc((size_t)n * 4, sizeof(int)), *ndef = calloc((size_t)n, sizeof(int));
+    int *succ = calloc((size_t)n * 2, sizeof(int)), *nsucc = calloc((size_t)n, sizeof(int));
+    int ok = use && nuse && def && ndef && succ && nsucc;
+    E->nscopes = 1;
+    E->scopes[0] = 0;
+    for (int i = 0; ok && i < n; i++) {
+        const ptx_insn_t *in = &f->insns[i];
+        if (in->is_label == 2 && E->nscopes < 256) E->scopes[E->nscopes++] = in->scope;
+        if (in->is_label == 3 && E->nscopes > 1) E->nscopes--;
+        int next = i + 1 < n ? i + 1 : -1;
+        if (in->is_label) { if (next >= 0) succ[2 * i + nsucc[i]++] = next; continue; }
+        int buf[256], nb = 0;
+        const char *op = in->mods[0];
+        int nd = is_no_dest(op);
+        for (int k = 0; k < in->nops; k++) {
+            if (k == 0 && !nd && (in->ops[0].kind == OP_REG || in->ops[0].kind == OP_VEC || in->ops[0].kind == OP_SINK)) {
+                int db[16], ndb = 0;
+                collect_regs(E, &in->ops[0], &map, &nregs, db, &ndb, 16);
+                if (!in->pred) for (int j = 0; j < ndb && j < 4; j++) def[4 * i + ndef[i]++] = db[j];
+                if (in->pred) for (int j = 0; j < ndb && nb < 256; j++) buf[nb++] = db[j];  /* may keep old value */
+                continue;
+            }
+            collect_regs(E, &in->ops[k], &map, &nregs, buf, &nb, 256);
+        }
+        if (in->pred) {
+            ptx_opnd_t po;
+            memset(&po, 0, sizeof po);
+            po.kind = OP_REG;
+            po.name = in->pred;
+            collect_regs(E, &po, &map, &nregs, buf, &nb, 256);
+        }
+        if (nb == 256) ok = 0;   /* too many operands to track: give up on phases */
+        use[i] = malloc((size_t)(nb ? nb : 1) * sizeof(int));
+        if (!use[i]) { ok = 0; break; }
+        memcpy(use[i], buf, (size_t)nb * sizeof(int));
+        nuse[i] = nb;
+        int uncond_jump = (!strcmp(op, "bra") && !in->pred);
+        int ends = (!strcmp(op, "ret") || !strcmp(op, "exit")) && !in->pred;
+        if (!strcmp(op, "bra") && in->nops >= 1 && in->ops[0].name) {
+            for (int j = 0; j < n; j++)
+                if (f->insns[j].is_label == 1 && !strcmp(f->insns[j].label, in->ops[0].name)) { succ[2 * i + nsucc[i]++] = j; break; }
+        }
+        if (!uncond_jump && !ends && next >= 0) succ[2 * i + nsucc[i]++] = next;
+    }
+    int words = (nregs + 63) / 64;
+    uint64_t *live = ok ? calloc((size_t)n * (size_t)(words ? words : 1), sizeof(uint64_t)) : NULL;
+    if (!live) ok = 0;
+    /* backward fixpoint: in(i) = use(i) | (out(i) & ~def(i)), out(i) = U in(succ) */
+    uint64_t *tmp = ok ? calloc((size_t)(words ? words : 1), sizeof(uint64_t)) : NULL;
+    if (!tmp) ok = 0;
+    for (int changed = ok; changed;) {
+        changed = 0;
+        for (int i = n - 1; i >= 0; i--) {
+            memset(tmp, 0, (size_t)words * sizeof(uint64_t));
+            for (int k = 0; k < nsucc[i]; k++)
+                for (int w = 0; w < words; w++) tmp[w] |= live[(size_t)succ[2 * i + k] * words + w];
+            for (int k = 0; k < ndef[i]; k++) tmp[def[4 * i + k] / 64] &= ~(1ull << (def[4 * i + k] % 64));
+            for (int k = 0; k < nuse[i]; k++) tmp[use[i][k] / 64] |= 1ull << (use[i][k] % 64);
+            if (memcmp(tmp, &live[(size_t)i * words], (size_t)words * sizeof(uint64_t))) {
+                memcpy(&live[(size_t)i * words], tmp, (size_t)words * sizeof(uint64_t));
+                changed = 1;
+            }
+        }
+    }
+    if (ok) {
+        E->bar_insn = calloc((size_t)nbar, sizeof(int));
+        E->bar_live = calloc((size_t)nbar, sizeof(char **));
+        E->bar_nlive = calloc((size_t)nbar, sizeof(int));
+        const char **names = calloc((size_t)(nregs + 1), sizeof(char *));
+        regix_t *r, *rt2;
+        if (names) HASH_ITER(hh, map, r, rt2) names[r->idx] = r->name;
+        if (!E->bar_insn || !E->bar_live || !E->bar_nlive || !names) ok = 0;
+        for (int i = 0; ok && i < n; i++) {
+            const ptx_insn_t *in = &f->insns[i];
+            if (in->is_label || !is_sync_op(in->mods[0])) continue;
+            int k = E->nbar++;
+            E->bar_insn[k] = i;
+            /* live after the barrier = live-in of its successor */
+            int sidx = nsucc[i] ? succ[2 * i] : -1;
+            E->bar_live[k] = calloc((size_t)(nregs + 1), sizeof(char *));
+            if (!E->bar_live[k]) { ok = 0; break; }
+            for (int rr = 0; sidx >= 0 && rr < nregs; rr++)
+                if (live[(size_t)sidx * words + rr / 64] >> (rr % 64) & 1) {
+                    sym_t sy = lookup(E, names[rr]);
+                    if (sy.kind != SY_REG || sy.v->scope != 0) { ok = 0; break; }  /* nested-scope or param register */
+                    E->bar_live[k][E->bar_nlive[k]++] = (char *)names[rr];
+                }
+        }
+        free(names);
+    }
+    regix_t *r, *rt2;
+    HASH_ITER(hh, map, r, rt2) { HASH_DEL(map, r); free(r); }
+    for (int i = 0; use && i < n; i++) free(use[i]);
+    free(use); free(nuse); free(def); free(ndef); free(succ); free(nsucc); free(live); free(tmp);
+    if (E->st != NPU_OK) return 0;
+    if (!ok) {
+        for (int k = 0; k < E->nbar; k++) free(E->bar_live[k]);
+        free(E->bar_live); free(E->bar_insn); free(E->bar_nlive);
+        E->bar_live = NULL; E->bar_insn = NULL; E->bar_nlive = NULL; E->nbar = 0;
+        return 0;
+    }
+    return 1;
+}
+
 /* ------------------------------------------------------------ emit functions ---- */
 /* 1 when register name nm is declared by an earlier declaration of the same scope */
 static int reg_declared_before(const ptx_func_t *f, int i, const char *nm)
@@ -1815,7 +2023,10 @@ static void emit_decls(emit_t *E, ptx_func_t *f, int scope)
                 OUT("\n");
             }
     }
-    OUT("uint8_t __lf[%u] __attribute__((aligned(16))); (void)__lf;\nuint32_t __cc = 0; (void)__cc;\n", E->lsize ? E->lsize : 1);
+    if (E->phase && E->in_entry)   /* the frame must survive barriers: one per thread in the block's state */
+        OUT("uint8_t *__lf = __lfbase + (size_t)__lin * %uu; (void)__lf;\nuint32_t __cc = 0; (void)__cc;\n", (E->lsize + 15u) & ~15u);
+    else
+        OUT("uint8_t __lf[%u] __attribute__((aligned(16))); (void)__lf;\nuint32_t __cc = 0; (void)__cc;\n", E->lsize ? E->lsize : 1);
 }
 
 static void emit_body(emit_t *E, ptx_func_t *f)
@@ -1885,6 +2096,62 @@ static void emit_entry(emit_t *E)
         emit_decls(E, f, 0);
         emit_body(E, f);
         OUT("__ret: ;\n}\n");
+    } else if (E->phase) {
+        /* saved registers: the union of the live sets of all barriers */
+        OUT("struct __live {\n");
+        int any = 0;
+        for (int k = 0; k < E->nbar; k++)
+            for (int j = 0; j < E->bar_nlive[k]; j++) {
+                const char *n = E->bar_live[k][j];
+                int dup = 0;
+                for (int k2 = 0; k2 <= k && !dup; k2++)
+                    for (int j2 = 0; j2 < (k2 == k ? j : E->bar_nlive[k2]) && !dup; j2++)
+                        dup = !strcmp(E->bar_live[k2][j2], n);
+                if (dup) continue;
+                sym_t sy = lookup(E, n);
+                OUT("    %s %s;\n", ct(sy.ty), mangle(E, "r_", n));
+                any = 1;
+            }
+        if (!any) OUT("    char __none;\n");
+        OUT("};\n");
+        uint32_t lsz = (E->lsize + 15u) & ~15u;
+        OUT("__attribute__((visibility(\"default\"))) void npu_kentry_block(npu_bctx_t *b, const uint8_t *__restrict params)\n{\n");
+        OUT("const npu_krt_t *rt = b->rt; (void)rt; (void)params;\n");
+        OUT("const uint32_t __nx = b->ntid[0], __ny = b->ntid[1], __nz = b->ntid[2], __nt = __nx * __ny * __nz;\n");
+        OUT("const uint32_t __ntid0 = __nx, __ntid1 = __ny, __ntid2 = __nz, __ctaid0 = b->ctaid[0], __ctaid1 = b->ctaid[1], "
+            "__ctaid2 = b->ctaid[2], __nctaid0 = b->nctaid[0], __nctaid1 = b->nctaid[1], __nctaid2 = b->nctaid[2];\n"
+            "(void)__ntid0; (void)__ntid1; (void)__ntid2; (void)__ctaid0; (void)__ctaid1; (void)__ctaid2; "
+            "(void)__nctaid0; (void)__nctaid1; (void)__nctaid2;\n");
+        OUT("static __thread uint8_t *__st; static __thread size_t __stcap;\n");
+        OUT("size_t __need = (size_t)__nt * (4u + %uu + sizeof(struct __live) + 16u) + 64u;\n", lsz);
+        OUT("if (__need > __stcap) { free(__st); __st = (uint8_t *)malloc(__need); __stcap = __st ? __need : 0; }\n");
+        OUT("if (!__st) { npu_tctx_t __t0; memset(&__t0, 0, sizeof __t0); __t0.b = b; rt->fault(&__t0, %d, 0, \"out of host memory for the block state\"); return; }\n",
+            NPU_FAULT_ILLEGAL_ADDRESS);
+        OUT("uint32_t *__resume = (uint32_t *)__st;\n");
+        OUT("uint8_t *__lfbase = __st + (((size_t)__nt * 4u + 15u) & ~(size_t)15u); (void)__lfbase;\n");
+        OUT("struct __live *__L = (struct __live *)(__lfbase + (size_t)__nt * %uu);\n", lsz);
+        OUT("memset(__resume, 0, (size_t)__nt * 4u);\n");
+        OUT("for (;;) {\nint __alive = 0;\nuint32_t __lin = 0;\n");
+        OUT("for (uint32_t __z = 0; __z < __nz; __z++)\nfor (uint32_t __y = 0; __y < __ny; __y++)\n"
+            "for (uint32_t __x = 0; __x < __nx; __x++, __lin++) {\n");
+        OUT("if (__resume[__lin] == 0xffffffffu) continue;\n");
+        OUT("npu_tctx_t __tc; __tc.b = b; __tc.tid[0] = __x; __tc.tid[1] = __y; __tc.tid[2] = __z; __tc.linear = __lin;"
+            " __tc.lane = __lin & 31u; __tc.warp = __lin >> 5; __tc.exec = 0; npu_tctx_t *t = &__tc; (void)t;\n");
+        E->nscopes = 1;
+        E->scopes[0] = 0;
+        emit_decls(E, f, 0);
+        OUT("switch (__resume[__lin]) {\n");
+        for (int k = 0; k < E->nbar; k++) {
+            OUT("case %d: ", k + 1);
+            for (int j = 0; j < E->bar_nlive[k]; j++) {
+                const char *r = mangle(E, "r_", E->bar_live[k][j]);
+                OUT("%s = __L[__lin].%s; ", r, r);
+            }
+            OUT("goto __B%d;\n", k + 1);
+        }
+        OUT("default: break;\n}\n");
+        emit_body(E, f);
+        OUT("__ret: __resume[__lin] = 0xffffffffu;\n__next: ;\n}\nif (!__alive) break;\n}\n}\n");
     } else {
         OUT("__attribute__((visibility(\"default\"))) void npu_kentry_block(npu_bctx_t *b, const uint8_t *__restrict params)\n{\n");
         OUT("const npu_krt_t *rt = b->rt; (void)rt; (void)params;\n");
@@ -1926,6 +2193,10 @@ npu_status_t ptx_translate(ptx_prog_t *p, ptx_func_t *entry, ptx_out_t *out)
     for (int i = 0; i < E.nfuncs && E.st == NPU_OK; i++) check_func(&E, E.funcs[i]);
     if (E.st == NPU_OK && ptx_dump_enabled("check"))
         fprintf(stderr, "== ptx check: %s: %d function(s) ok\n", entry->name, E.nfuncs);
+    if (E.st == NPU_OK && sync && lower_phases(&E)) {
+        E.phase = 1;
+        sync = 0;
+    }
     E.thread_mode = sync;
     /* shared variables referenced get laid out in reference order during emission */
     sb_t body = {0};
@@ -1945,7 +2216,13 @@ npu_status_t ptx_translate(ptx_prog_t *p, ptx_func_t *entry, ptx_out_t *out)
     if (E.st == NPU_OK && (body.oom)) E.st = NPU_EHOSTMEM;
     if (E.st == NPU_OK && ptx_dump_enabled("lower")) {
         fprintf(stderr, "== ptx lower: %s: mode %s, %d function(s), static shared %u bytes, %d module variable(s), params %u bytes\n",
-                entry->name, sync ? "thread" : "block", E.nfuncs, E.shared_size, E.nglobals, E.kp_size);
+                entry->name, sync ? "thread" : E.phase ? "block (barriers split into phases)" : "block", E.nfuncs, E.shared_size,
+                E.nglobals, E.kp_size);
+        for (int k = 0; k < E.nbar; k++) {
+            fprintf(stderr, "  barrier %d (line %d): %d live register(s):", k + 1, entry->insns[E.bar_insn[k]].line, E.bar_nlive[k]);
+            for (int j = 0; j < E.bar_nlive[k]; j++) fprintf(stderr, " %s", E.bar_live[k][j]);
+            fprintf(stderr, "\n");
+        }
         for (int i = 0; i < E.nsh; i++)
             fprintf(stderr, "  shared %s at %s%u\n", E.shv[i]->name, (E.shv[i]->count < 0 || E.shv[i]->is_extern) ? "dyn+" : "", E.shoff[i]);
         for (int i = 0; i < E.nglobals; i++) fprintf(stderr, "  npu_globals[%d] = %s\n", i, E.globals[i]->name);
@@ -1989,6 +2266,10 @@ npu_status_t ptx_translate(ptx_prog_t *p, ptx_func_t *entry, ptx_out_t *out)
     free(E.shoff);
     free(E.loff);
     free(E.kp);
+    for (int k = 0; k < E.nbar; k++) free(E.bar_live[k]);
+    free(E.bar_live);
+    free(E.bar_insn);
+    free(E.bar_nlive);
     if (E.st != NPU_OK) ptx_out_free(out);
     return E.st;
 }

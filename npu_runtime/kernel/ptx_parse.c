@@ -773,6 +773,10 @@ npu_status_t ptx_parse_func(ptx_prog_t *p, ptx_func_t *f)
                 goto push;
             }
         }
+        if (*s == '.' && (!strncmp(s, ".loc", 4) || !strncmp(s, ".file", 5)) && !is_id((unsigned char)s[s[2] == 'o' ? 4 : 5])) {
+            while (s < e && *s != '\n') s++;     /* debug line info: ends at the end of the line, no ';' */
+            continue;
+        }
         const char *se = stmt_end(s, e);
         if (se >= e) {
             NPU_ERR("ptx: %s line %d: statement not terminated by ';' (truncated PTX?)", f->name, ln);

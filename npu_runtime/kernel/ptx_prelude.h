@@ -5,6 +5,7 @@
  * emitter calls them with constant mode arguments, so gcc folds the switches away.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <math.h>
 #include <fenv.h>
@@ -314,3 +315,12 @@ P_INL uint16_t __hun(uint16_t a, int op, int bf, int fl) {
     return h; }
 P_INL uint32_t __hun2(uint32_t a, int op, int bf, int fl) {
     return (uint32_t)__hun((uint16_t)a, op, bf, fl) | ((uint32_t)__hun((uint16_t)(a >> 16), op, bf, fl) << 16); }
+/* fns.b32: position of the |offset|-th set bit of mask counting up (offset > 0) or down
+ * (offset < 0) from base inclusive; offset 0: base if that bit is set; 0xffffffff if none */
+P_INL uint32_t __fns(uint32_t mask, uint32_t base, int32_t off) {
+    if (base > 31) return 0xffffffffu;
+    if (off == 0) return (mask >> base) & 1 ? base : 0xffffffffu;
+    int step = off > 0 ? 1 : -1, n = off > 0 ? off : -off;
+    for (int i = (int)base; i >= 0 && i < 32; i += step)
+        if ((mask >> i) & 1 && --n == 0) return (uint32_t)i;
+    return 0xffffffffu; }
