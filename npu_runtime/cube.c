@@ -504,7 +504,7 @@ static npu_status_t run_f32(const npu_cube_gemm_t *g)
         void *d = (void *)batch_ptr(g->d, (const void *const *)g->d_array, bi, g->stride_d, g->dtype);
         const void *ua = a, *ub = b;
         int64_t ulda = g->lda, uldb = g->ldb;
-        int do_mul = k > 0 && (alpha[0] != 0 || alpha[1] != 0);
+        int do_mul = k > 0 && (alpha[0] != 0 || alpha[1] != 0);   /* else A, B are not read */
         if (!batch_entries_ok(g, a, b, c, d, do_mul, has_beta))
             return NPU_EINVAL;
         if (do_mul && conv_a) { pack_f32(g->atype, a, g->lda, arows, acols, g->round, pa); ua = pa; ulda = arows > 1 ? arows : 1; }
@@ -515,17 +515,17 @@ static npu_status_t run_f32(const npu_cube_gemm_t *g)
             if (has_beta)
                 copy_c_to_d(c, g->ldc, d, g->ldd, m, n, 4 * w);
             if (cplx)
-                cblas_cgemm(CblasColMajor, cb_op(g->opa), cb_op(g->opb), (int)m, (int)n, (int)k,
+                cblas_cgemm(CblasColMajor, cb_op(g->opa), cb_op(g->opb), (int)m, (int)n, do_mul ? (int)k : 0,
                             alpha, ua, (int)ulda, ub, (int)uldb, has_beta ? beta : zero, d, (int)g->ldd);
             else
-                cblas_sgemm(CblasColMajor, cb_op(g->opa), cb_op(g->opb), (int)m, (int)n, (int)k,
+                cblas_sgemm(CblasColMajor, cb_op(g->opa), cb_op(g->opb), (int)m, (int)n, do_mul ? (int)k : 0,
                             alpha[0], ua, (int)ulda, ub, (int)uldb, has_beta ? beta[0] : 0.0f,
                             d, (int)g->ldd);
             if (!cplx && g->epilogue)
                 epilogue_f32(d, g->ldd, m, n, bias ? pbias : NULL, g->bias_per_col, g->epilogue);
             continue;
         }
-        cblas_sgemm(CblasColMajor, cb_op(g->opa), cb_op(g->opb), (int)m, (int)n, (int)k,
+        cblas_sgemm(CblasColMajor, cb_op(g->opa), cb_op(g->opb), (int)m, (int)n, do_mul ? (int)k : 0,
                     alpha[0], ua, (int)ulda, ub, (int)uldb, 0.0f, pt, (int)m);
         size_t ces = npu_dtype_size(g->ctype), des = npu_dtype_size(g->dtype);
         for (int64_t j = 0; j < n; j++) {
@@ -564,16 +564,18 @@ static npu_status_t run_f64(const npu_cube_gemm_t *g)
         const void *b = batch_ptr(g->b, g->b_array, bi, g->stride_b, g->btype);
         const void *c = batch_ptr(g->c, g->c_array, bi, g->stride_c, g->ctype);
         double *d = (double *)batch_ptr(g->d, (const void *const *)g->d_array, bi, g->stride_d, g->dtype);
-        if (!batch_entries_ok(g, a, b, c, d, k > 0 && (g->alpha[0] != 0 || g->alpha[1] != 0), has_beta))
+        /* alpha == 0 or k == 0: A and B are not read (BLAS), so pass k = 0 to OpenBLAS */
+        int use_ab = k > 0 && (g->alpha[0] != 0 || g->alpha[1] != 0);
+        if (!batch_entries_ok(g, a, b, c, d, use_ab, has_beta))
             return NPU_EINVAL;
         if (has_beta)
             copy_c_to_d(c, g->ldc, d, g->ldd, m, n, cplx ? 16 : 8);
         if (cplx)
-            cblas_zgemm(CblasColMajor, cb_op(g->opa), cb_op(g->opb), (int)m, (int)n, (int)k,
+            cblas_zgemm(CblasColMajor, cb_op(g->opa), cb_op(g->opb), (int)m, (int)n, use_ab ? (int)k : 0,
                         g->alpha, a, (int)g->lda, b, (int)g->ldb, has_beta ? g->beta : zero,
                         d, (int)g->ldd);
         else
-            cblas_dgemm(CblasColMajor, cb_op(g->opa), cb_op(g->opb), (int)m, (int)n, (int)k,
+            cblas_dgemm(CblasColMajor, cb_op(g->opa), cb_op(g->opb), (int)m, (int)n, use_ab ? (int)k : 0,
                         g->alpha[0], a, (int)g->lda, b, (int)g->ldb, has_beta ? g->beta[0] : 0.0,
                         d, (int)g->ldd);
         if (cplx || !g->epilogue)

@@ -380,6 +380,20 @@ static void test_bad_input(void)
     CHECK_EQ(npu_cube_gemm_run(&h), NPU_OK);
     CHECK(d[0] == 2 && d[3] == 8);
     CHECK_EQ(npu_dtype_size(NPU_DT_C64), 16);
+    /* alpha == 0: A and B are not read (NULL is fine), D = beta C, for each path */
+    float c3[4] = { 1, 2, 3, 4 }, d3[4] = { 0 };
+    h = g; h.a = h.b = NULL; h.alpha[0] = 0; h.beta[0] = 2; h.c = c3; h.d = d3;
+    CHECK_EQ(npu_cube_gemm_run(&h), NPU_OK);
+    CHECK(d3[0] == 2 && d3[3] == 8);
+    uint16_t h3[4];
+    h.atype = h.btype = NPU_DT_F16; h.ctype = NPU_DT_F32; h.dtype = NPU_DT_F16; h.d = h3;
+    CHECK_EQ(npu_cube_gemm_run(&h), NPU_OK);
+    CHECK(npu_f16_to_f32(h3[1]) == 4 && npu_f16_to_f32(h3[2]) == 6);
+    double c4[4] = { 1, 2, 3, 4 }, d4[4] = { 0 };
+    h = g; h.a = h.b = NULL; h.alpha[0] = 0; h.beta[0] = -1; h.c = c4; h.d = d4;
+    h.atype = h.btype = h.ctype = h.dtype = NPU_DT_F64; h.compute = NPU_CUBE_COMPUTE_F64;
+    CHECK_EQ(npu_cube_gemm_run(&h), NPU_OK);
+    CHECK(d4[0] == -1 && d4[3] == -4);
     /* a NULL entry in a pointer array stops the GEMM (no fault); earlier entries are done */
     const void *pa[2] = { x, NULL }, *pb[2] = { x, x };
     void *pd[2] = { d, d };
