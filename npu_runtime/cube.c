@@ -20,7 +20,7 @@
  *      When D and C are fp32 the sgemm writes D directly (epilogue in place).
  *   4. int8 -> int32: operands converted to double, dgemm (exact), integer alpha/beta.
  * fp16 <-> fp32 bulk conversion uses F16C (8 lanes per instruction) when the CPU has it,
- * picked once at run time. Measured on this 2-vCPU Zen 4 guest (4M elements, a 2048^2
+ * picked once at run time (TRANSFER_TO_NPU_CUBE_NO_SIMD=1 forces the scalar code). Measured on this 2-vCPU Zen 4 guest (4M elements, a 2048^2
  * operand): f16->f32 0.7 ms with F16C vs 9 ms scalar, f32->f16 0.7 ms vs 13-17 ms, against
  * ~84 ms for the 2048^3 sgemm they feed; so conversion stays on one thread (no pool, no
  * hand-off): GemmEx fp16-in / fp32-out ran at 0.80-1.01 of cblas_sgemm's GFLOP/s over four
