@@ -372,10 +372,6 @@ static cublasStatus_t vec2_common(cublasHandle_t h, int op, npu_dtype_t t, int64
 }
 
 /* ------------------------------------------------------------- level 1 exports ---- */
-#define IT int
-#define IT_64 int64_t
-#define RES int
-#define RES_64 int64_t
 
 #define L1_AXPY(P, T, DT)                                                                          \
 NPU_EXPORT cublasStatus_t cublas##P##axpy_v2(cublasHandle_t h, int n, const T *alpha, const T *x,  \
