@@ -151,10 +151,14 @@ def _export_for_children(libdir):
     llp = os.environ.get("LD_LIBRARY_PATH", "")
     if libdir not in llp.split(":"):
         os.environ["LD_LIBRARY_PATH"] = libdir + (":" + llp if llp else "")
+    # child interpreters import the bridge at start-up (_site/sitecustomize.py)
     root = os.path.dirname(_package_dir())
-    pp = os.environ.get("PYTHONPATH", "")
-    if root not in pp.split(":"):
-        os.environ["PYTHONPATH"] = root + (":" + pp if pp else "")
+    site = os.path.join(_package_dir(), "_site")
+    pp = [p for p in os.environ.get("PYTHONPATH", "").split(":") if p]
+    for d in (site, root):
+        if d not in pp and os.path.isdir(d):
+            pp.insert(0, d)
+    os.environ["PYTHONPATH"] = ":".join(pp)
     os.environ["TRANSFER_TO_NPU_LAUNCHED"] = "1"
 
 

@@ -93,3 +93,15 @@ assert (d.copy_to_host() == 1).all()
 print("OK")
 """))
     assert "OK" in p.stdout
+
+
+def test_unmodified_script_under_shell_launcher(tmp_path):
+    # The script never imports transfer_to_npu: transfer_to_npu/_site/sitecustomize.py does it
+    # at start-up. (scripts/transfer-to-npu should put that folder on PYTHONPATH itself; until
+    # it does, this test puts it there.)
+    need("numba.cuda")
+    import os
+    from conftest import ROOT, clean_env
+    env = clean_env(PYTHONPATH=os.path.join(ROOT, "transfer_to_npu", "_site"))
+    p = check(run_script(tmp_path, REDUCE, how="launcher", env=env))
+    assert "OK" in p.stdout
