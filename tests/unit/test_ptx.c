@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <unistd.h>
 
 static const char *ptx_vadd =
@@ -113,6 +114,103 @@ static const char *ptx_bsum =
     "END:\n"
     "  ret;\n"
     "}\n";
+
+static npu_status_t load(const char *txt, npu_kmodule_t **m);
+
+/* bar.sync inside a loop, registers and a .local variable live across barriers, threads that
+ * exit before the first barrier: block mode with barrier phases (or fibers when disabled). */
+static const char *ptx_phase =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry ph(.param .u64 out)\n"
+    "{\n"
+    " .reg .pred %p<3>; .reg .b32 %r<12>; .reg .b64 %rd<6>;\n"
+    " .shared .align 4 .b8 sh[1024];\n"
+    " .local .align 4 .b8 loc[8];\n"
+    " ld.param.u64 %rd1, [out];\n"
+    " mov.u32 %r1, %tid.x;\n"
+    " st.local.u32 [loc], %r1;\n"
+    " mov.u32 %r3, 0;\n"
+    " mov.u32 %r4, %r1;\n"
+    " setp.ge.u32 %p2, %r1, 200;\n"
+    " @%p2 bra EXIT;\n"
+    "LOOP:\n"
+    " shl.b32 %r5, %r1, 2; mov.u32 %r6, sh; add.u32 %r7, %r6, %r5;\n"
+    " st.shared.u32 [%r7], %r4;\n"
+    " bar.sync 0;\n"
+    " add.u32 %r8, %r1, 1; rem.u32 %r8, %r8, 200; shl.b32 %r8, %r8, 2; add.u32 %r8, %r6, %r8;\n"
+    " ld.shared.u32 %r9, [%r8];\n"
+    " barrier.sync.aligned 0;\n"
+    " add.u32 %r4, %r4, %r9;\n"
+    " add.u32 %r3, %r3, 1;\n"
+    " setp.lt.u32 %p1, %r3, 5;\n"
+    " @%p1 bra LOOP;\n"
+    " ld.local.u32 %r10, [loc];\n"
+    " add.u32 %r4, %r4, %r10;\n"
+    " mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2; st.global.u32 [%rd3], %r4;\n"
+    "EXIT:\n"
+    " ret;\n"
+    "}\n";
+
+static void run_phase(int expect_sync)
+{
+    npu_kmodule_t *m = NULL;
+    CHECK_EQ(npu_kmodule_load_ptx(0, ptx_phase, strlen(ptx_phase), &m), NPU_OK);
+    if (!m) return;
+    npu_kfunc_t *f = NULL;
+    CHECK_EQ(npu_kmodule_get_function(m, "ph", &f), NPU_OK);
+    if (f) {
+        CHECK_EQ(npu_kfunc_info(f)->uses_sync, expect_sync);
+        uint32_t out[256] = {0}, *po = out, acc[200], nx[200];
+        uint8_t params[8];
+        memcpy(params, &po, 8);
+        uint32_t g[3] = {1, 1, 1}, bl[3] = {256, 1, 1};
+        CHECK_EQ(npu_exec_grid(f, g, bl, 0, params), NPU_OK);
+        for (int t = 0; t < 200; t++) acc[t] = (uint32_t)t;
+        for (int k = 0; k < 5; k++) {
+            for (int t = 0; t < 200; t++) nx[t] = acc[t] + acc[(t + 1) % 200];
+            memcpy(acc, nx, sizeof acc);
+        }
+        int bad = 0;
+        for (int t = 0; t < 256; t++) bad += out[t] != (t < 200 ? acc[t] + (uint32_t)t : 0u);
+        CHECK_EQ(bad, 0);
+    }
+    npu_kmodule_unload(m);
+}
+
+static void test_phase(void)
+{
+    run_phase(0);
+    setenv("NPU_PTX_NO_PHASES", "1", 1);   /* the same kernel on fibers */
+    run_phase(1);
+    unsetenv("NPU_PTX_NO_PHASES");
+}
+
+/* threads racing on the first get_function of an entry: one translation, one handle */
+static npu_kmodule_t *race_mod;
+static npu_kfunc_t *race_f[4];
+static npu_status_t race_st[4];
+static void *racer(void *arg)
+{
+    long i = (long)arg;
+    race_st[i] = npu_kmodule_get_function(race_mod, "vadd", &race_f[i]);
+    return NULL;
+}
+
+static void test_race(void)
+{
+    char dir[] = "/tmp/test_ptx_raceXXXXXX";
+    if (!mkdtemp(dir)) return;
+    char *old = getenv("TRANSFER_TO_NPU_CACHE") ? strdup(getenv("TRANSFER_TO_NPU_CACHE")) : NULL;
+    setenv("TRANSFER_TO_NPU_CACHE", dir, 1);   /* cold cache: the racers all want to compile */
+    CHECK_EQ(load(ptx_vadd, &race_mod), NPU_OK);
+    pthread_t th[4];
+    for (long i = 0; i < 4; i++) pthread_create(&th[i], NULL, racer, (void *)i);
+    for (int i = 0; i < 4; i++) pthread_join(th[i], NULL);
+    for (int i = 0; i < 4; i++) { CHECK_EQ(race_st[i], NPU_OK); CHECK(race_f[i] == race_f[0]); }
+    if (race_f[0]) CHECK_EQ(npu_kfunc_info(race_f[0])->from_cache, 0);
+    npu_kmodule_unload(race_mod);
+    if (old) { setenv("TRANSFER_TO_NPU_CACHE", old, 1); free(old); }
+}
 
 static npu_status_t load(const char *txt, npu_kmodule_t **m)
 {
@@ -350,5 +448,7 @@ int main(void)
     test_bsum();
     test_bad_input();
     test_link();
+    test_phase();
+    test_race();
     return CHECK_DONE();
 }
