@@ -114,6 +114,7 @@ struct heap {
 };
 
 typedef struct varange { size_t g, n; } varange_t;
+typedef struct hent { uintptr_t key; blk_t *val; } hent_t;   /* key and value share a line */
 
 struct devmem {
     pthread_mutex_t lock;
@@ -126,8 +127,7 @@ struct devmem {
     size_t ngran;
     varange_t *va;               /* free granule ranges, sorted by address */
     size_t nva, cva;
-    uintptr_t *hkey;             /* live small blocks: base -> blk */
-    blk_t **hval;
+    hent_t *ht;                  /* live small blocks: base -> blk (open addressing) */
     size_t hcap, hn;
     blk_t *spare;                /* recycled block structs */
     heap_t main;
@@ -254,26 +254,19 @@ static inline size_t hslot(uintptr_t k, size_t cap)
 static int hash_grow_locked(devmem_t *dm)
 {
     size_t nc = dm->hcap ? dm->hcap * 2 : 1024;
-    uintptr_t *nk = calloc(nc, sizeof *nk);
-    blk_t **nv = calloc(nc, sizeof *nv);
-    if (!nk || !nv) {
-        free(nk);
-        free(nv);
+    hent_t *nt = calloc(nc, sizeof *nt);
+    if (!nt)
         return -1;
-    }
     for (size_t i = 0; i < dm->hcap; i++) {
-        if (!dm->hkey[i])
+        if (!dm->ht[i].key)
             continue;
-        size_t j = hslot(dm->hkey[i], nc);
-        while (nk[j])
+        size_t j = hslot(dm->ht[i].key, nc);
+        while (nt[j].key)
             j = (j + 1) & (nc - 1);
-        nk[j] = dm->hkey[i];
-        nv[j] = dm->hval[i];
+        nt[j] = dm->ht[i];
     }
-    free(dm->hkey);
-    free(dm->hval);
-    dm->hkey = nk;
-    dm->hval = nv;
+    free(dm->ht);
+    dm->ht = nt;
     dm->hcap = nc;
     return 0;
 }
@@ -283,9 +276,9 @@ static blk_t *hash_find_locked(devmem_t *dm, uintptr_t k)
     if (!dm->hcap)
         return NULL;
     for (size_t j = hslot(k, dm->hcap);; j = (j + 1) & (dm->hcap - 1)) {
-        if (dm->hkey[j] == k)
-            return dm->hval[j];
-        if (!dm->hkey[j])
+        if (dm->ht[j].key == k)
+            return dm->ht[j].val;
+        if (!dm->ht[j].key)
             return NULL;
     }
 }
@@ -294,10 +287,10 @@ static blk_t *hash_find_locked(devmem_t *dm, uintptr_t k)
 static void hash_put_locked(devmem_t *dm, blk_t *b)
 {
     size_t j = hslot(b->addr, dm->hcap);
-    while (dm->hkey[j])
+    while (dm->ht[j].key)
         j = (j + 1) & (dm->hcap - 1);
-    dm->hkey[j] = b->addr;
-    dm->hval[j] = b;
+    dm->ht[j].key = b->addr;
+    dm->ht[j].val = b;
     dm->hn++;
 }
 
@@ -310,31 +303,32 @@ static int hash_reserve_locked(devmem_t *dm)
 
 static void hash_del_locked(devmem_t *dm, uintptr_t k)
 {
+    if (!dm->hcap)
+        return;
     size_t cap = dm->hcap, j = hslot(k, cap);
-    while (dm->hkey[j] != k) {
-        if (!dm->hkey[j])
+    while (dm->ht[j].key != k) {
+        if (!dm->ht[j].key)
             return;
         j = (j + 1) & (cap - 1);
     }
     /* backward-shift deletion keeps probe chains intact without tombstones */
     size_t i = j;
     for (;;) {
-        dm->hkey[i] = 0;
-        dm->hval[i] = NULL;
+        dm->ht[i].key = 0;
+        dm->ht[i].val = NULL;
         for (;;) {
             j = (j + 1) & (cap - 1);
-            if (!dm->hkey[j]) {
+            if (!dm->ht[j].key) {
                 dm->hn--;
                 return;
             }
-            size_t h = hslot(dm->hkey[j], cap);
+            size_t h = hslot(dm->ht[j].key, cap);
             /* move j back to i unless its home slot lies cyclically in (i, j] */
             if (i <= j ? (i < h && h <= j) : (i < h || h <= j))
                 continue;
             break;
         }
-        dm->hkey[i] = dm->hkey[j];
-        dm->hval[i] = dm->hval[j];
+        dm->ht[i] = dm->ht[j];
         i = j;
     }
 }
@@ -919,7 +913,9 @@ static blk_t *live_base_lock(uintptr_t p, devmem_t **dmp)
     if (!dm || (p & (UNIT - 1)))
         return NULL;
     pthread_mutex_lock(&dm->lock);
-    blk_t *b = block_at_locked(dm, p);
+    /* a base needs no interior search: the granule entry, or the live hash for segments */
+    void *e = dm->gran[gran_of(dm, p)];
+    blk_t *b = ((uintptr_t)e & 1) ? hash_find_locked(dm, p) : (blk_t *)e;
     if (!b || b->state != B_LIVE || b->addr != p) {
         pthread_mutex_unlock(&dm->lock);
         return NULL;
