@@ -15,8 +15,9 @@
  *
  * Error state per visible device: `sticky` holds the first sticky async fault (kept until
  * npu_device_clear_error, i.e. until reset); `pending` holds the first non-sticky async error
- * not yet reported; peek(dev, clear=1) hands it out once. Both are atomics: set from stream
- * workers, read from any host thread, no lock.
+ * not yet reported; peek(dev, clear=1) hands it out once, and otherwise returns the sticky
+ * fault (never cleared by peek). Both are atomics: set from stream workers, read from any
+ * host thread, no lock.
  */
 #include "npu.h"
 
@@ -292,7 +293,10 @@ npu_status_t npu_device_peek_async_error(int dev, int clear)
 {
     if (!dev_ok(dev))
         return NPU_EDEVICE;
-    if (clear)
-        return (npu_status_t)atomic_exchange(&g_pending[dev], NPU_OK);
-    return (npu_status_t)atomic_load(&g_pending[dev]);
+    npu_status_t st = clear ? (npu_status_t)atomic_exchange(&g_pending[dev], NPU_OK)
+                            : (npu_status_t)atomic_load(&g_pending[dev]);
+    if (st != NPU_OK)
+        return st;
+    /* A sticky fault is reported by every later call, as cudaGetLastError does on a GPU. */
+    return (npu_status_t)atomic_load_explicit(&g_sticky[dev], memory_order_acquire);
 }

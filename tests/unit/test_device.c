@@ -212,10 +212,16 @@ static void test_errors(void)
     npu_device_set_error(1, NPU_EASSERT);              /* first sticky fault wins */
     CHECK_EQ(npu_device_error(1), NPU_EILLEGALADDR);
     CHECK_EQ(npu_device_error(1), NPU_EILLEGALADDR);
+    CHECK_EQ(npu_device_peek_async_error(1, 1), NPU_EILLEGALADDR); /* reported, not cleared */
+    CHECK_EQ(npu_device_peek_async_error(1, 1), NPU_EILLEGALADDR);
+    npu_device_set_error(1, NPU_EINVAL);               /* a pending one comes out first */
+    CHECK_EQ(npu_device_peek_async_error(1, 1), NPU_EINVAL);
+    CHECK_EQ(npu_device_peek_async_error(1, 0), NPU_EILLEGALADDR);
     CHECK_EQ(npu_device_error(0), NPU_OK);
     CHECK_EQ(npu_device_error(2), NPU_OK);
     npu_device_clear_error(1);
     CHECK_EQ(npu_device_error(1), NPU_OK);
+    CHECK_EQ(npu_device_peek_async_error(1, 0), NPU_OK);
     npu_device_set_error(9, NPU_EILLEGALADDR);         /* bad ordinal: ignored */
     npu_device_set_error(0, (npu_status_t)12345);      /* bad status: ignored */
     npu_device_set_error(0, NPU_OK);
