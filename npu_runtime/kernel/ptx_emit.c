@@ -1371,10 +1371,56 @@ static int is_sync_op(const char *op)
            !strcmp(op, "match") || !strcmp(op, "redux") || !strcmp(op, "activemask") || !strcmp(op, "elect");
 }
 
+/* Warp collectives handled in phase mode: kind codes shared with the generated resolver. */
+enum { PK_BAR = 1, PK_SHFL = 2, PK_VOTE = 3, PK_ACTIVEMASK = 4, PK_WARPSYNC = 5, PK_REDUX = 6 };
+static int phase_kind(const ptx_insn_t *in, int *mode);
+
+/* Phase mode: a stop point. Inputs go to the thread's slots, live registers to its state;
+ * the resolver between phases computes warp results into __cr/__cp; resuming writes them. */
+static void emit_phase_stop(emit_t *E, const ptx_insn_t *in)
+{
+    ty_t u32 = TY('u', 4), pr = TY('p', 1);
+    int id = 0, mode = 0;
+    for (int k = 0; k < E->nbar; k++)
+        if (&E->f->insns[E->bar_insn[k]] == in) id = k + 1;
+    int kind = phase_kind(in, &mode);
+    if (!id || !kind) { fail(E, NPU_EINTERNAL, in, "stop point not indexed"); return; }
+    switch (kind) {
+    case PK_SHFL:
+        OUT("__ca[__lin] = %s; __cb[__lin] = %s; __cc2[__lin] = %s; __cm[__lin] = %s; ", A(1, u32), A(2, u32), A(3, u32), A(4, u32));
+        break;
+    case PK_VOTE: OUT("__ca[__lin] = (uint32_t)%s; __cm[__lin] = %s; ", A(1, pr), A(2, u32)); break;
+    case PK_REDUX: OUT("__ca[__lin] = %s; __cm[__lin] = %s; ", A(1, u32), A(2, u32)); break;
+    case PK_WARPSYNC: OUT("__cm[__lin] = %s; ", A(0, u32)); break;
+    default: break;
+    }
+    for (int k = 0; k < E->bar_nlive[id - 1]; k++) {
+        const char *r = mangle(E, "r_", E->bar_live[id - 1][k]);
+        OUT("__L[__lin].%s = %s; ", r, r);
+    }
+    OUT("__resume[__lin] = %d; __alive = 1; goto __next; __B%d: ;", id, id);
+    const ptx_opnd_t *d = &in->ops[0];
+    switch (kind) {
+    case PK_SHFL:
+        if (d->kind == OP_REG && d->name2) {
+            if (d->name) wr_name(E, in, d->name, u32, "__cr[__lin]");
+            wr_name(E, in, d->name2, pr, "(__cp[__lin] != 0)");
+        } else wr(E, in, d, u32, "__cr[__lin]");
+        break;
+    case PK_VOTE:
+        if (mode == 3) wr(E, in, d, u32, "__cr[__lin]");
+        else wr(E, in, d, pr, "(__cr[__lin] != 0)");
+        break;
+    case PK_ACTIVEMASK: case PK_REDUX: wr(E, in, d, u32, "__cr[__lin]"); break;
+    default: break;
+    }
+}
+
 static void emit_collective(emit_t *E, const ptx_insn_t *in)
 {
     const char *op = in->mods[0];
     ty_t u32 = TY('u', 4), pr = TY('p', 1);
+    if (E->phase && E->in_entry) { emit_phase_stop(E, in); return; }
     if (!strcmp(op, "bar") || !strcmp(op, "barrier")) {
         if (has(in, "warp")) { NEED(1); OUT("rt->warp_sync(t, %s);", A(0, u32)); return; }
         if (has(in, "cluster")) {
@@ -1394,18 +1440,6 @@ static void emit_collective(emit_t *E, const ptx_insn_t *in)
         }
         NEED(1);
         const char *cnt = in->nops >= 2 ? A(1, u32) : "0u";
-        if (E->phase && E->in_entry) {
-            int id = 0;
-            for (int k = 0; k < E->nbar; k++)
-                if (&E->f->insns[E->bar_insn[k]] == in) id = k + 1;
-            if (!id) { fail(E, NPU_EINTERNAL, in, "barrier not indexed"); return; }
-            for (int k = 0; k < E->bar_nlive[id - 1]; k++) {
-                const char *r = mangle(E, "r_", E->bar_live[id - 1][k]);
-                OUT("__L[__lin].%s = %s; ", r, r);
-            }
-            OUT("__resume[__lin] = %d; __alive = 1; goto __next; __B%d: ;", id, id);
-            return;
-        }
         if (has(in, "arrive")) OUT("rt->bar_arrive(t, %s, %s);", A(0, u32), cnt);
         else OUT("rt->bar_sync(t, %s, %s);", A(0, u32), cnt);
         return;
@@ -1892,6 +1926,38 @@ static int full_barrier(const ptx_insn_t *in)
     return in->nops == 1 && in->ops[0].kind == OP_IMM && !in->pred;
 }
 
+
+static int phase_kind(const ptx_insn_t *in, int *mode)
+{
+    const char *op = in->mods[0];
+    *mode = 0;
+    if (in->pred) return 0;
+    if (full_barrier(in)) return PK_BAR;
+    if ((!strcmp(op, "bar") || !strcmp(op, "barrier")) && has(in, "warp") && in->nops == 1) return PK_WARPSYNC;
+    if (!strcmp(op, "shfl") && has(in, "sync") && in->nops == 5) {
+        *mode = has(in, "up") ? 0 : has(in, "down") ? 1 : has(in, "bfly") ? 2 : has(in, "idx") ? 3 : -1;
+        return *mode >= 0 ? PK_SHFL : 0;
+    }
+    if (!strcmp(op, "vote") && has(in, "sync") && in->nops == 3) {
+        *mode = has(in, "all") ? 0 : has(in, "any") ? 1 : has(in, "uni") ? 2 : has(in, "ballot") ? 3 : -1;
+        return *mode >= 0 ? PK_VOTE : 0;
+    }
+    if (!strcmp(op, "activemask") && in->nops == 1) return PK_ACTIVEMASK;
+    if (!strcmp(op, "redux") && has(in, "sync") && in->nops == 3) {
+        ty_t t = ity(in, 0);
+        if (t.c == 'f') return 0;
+        if (has(in, "add")) *mode = 0;
+        else if (has(in, "min")) *mode = t.c == 's' ? 1 : 3;
+        else if (has(in, "max")) *mode = t.c == 's' ? 2 : 4;
+        else if (has(in, "and")) *mode = 5;
+        else if (has(in, "or")) *mode = 6;
+        else if (has(in, "xor")) *mode = 7;
+        else return 0;
+        return PK_REDUX;
+    }
+    return 0;
+}
+
 /* Decides phase mode for the entry and computes the live sets; 0 = not eligible. */
 static int lower_phases(emit_t *E)
 {
@@ -1909,7 +1975,8 @@ static int lower_phases(emit_t *E)
         if (in->is_label == 3) depth--;
         if (in->is_label) continue;
         if (!is_sync_op(in->mods[0])) continue;
-        if (!full_barrier(in) || depth != 0) return 0;
+        int md;
+        if (!phase_kind(in, &md) || depth != 0) return 0;
         nbar++;
     }
     if (!nbar) return 0;
@@ -2183,18 +2250,28 @@ static void emit_entry(emit_t *E)
             "(void)__ntid0; (void)__ntid1; (void)__ntid2; (void)__ctaid0; (void)__ctaid1; (void)__ctaid2; "
             "(void)__nctaid0; (void)__nctaid1; (void)__nctaid2;\n");
         OUT("static __thread uint8_t *__st; static __thread size_t __stcap;\n");
-        OUT("size_t __need = (size_t)__nt * (4u + %uu + sizeof(struct __live) + 16u) + 64u;\n", lsz);
+        OUT("size_t __need = (size_t)__nt * (4u + %uu + sizeof(struct __live) + 16u + 24u) + 128u;\n", lsz);
         OUT("if (__need > __stcap) { free(__st); __st = (uint8_t *)malloc(__need); __stcap = __st ? __need : 0; }\n");
         OUT("if (!__st) { npu_tctx_t __t0; memset(&__t0, 0, sizeof __t0); __t0.b = b; rt->fault(&__t0, %d, 0, \"out of host memory for the block state\"); return; }\n",
             NPU_FAULT_ILLEGAL_ADDRESS);
         OUT("uint32_t *__resume = (uint32_t *)__st;\n");
         OUT("uint8_t *__lfbase = __st + (((size_t)__nt * 4u + 15u) & ~(size_t)15u); (void)__lfbase;\n");
         OUT("struct __live *__L = (struct __live *)(__lfbase + (size_t)__nt * %uu);\n", lsz);
-        OUT("memset(__resume, 0, (size_t)__nt * 4u);\n");
+        OUT("uint32_t *__ca = (uint32_t *)(((uintptr_t)(__L + __nt) + 15u) & ~(uintptr_t)15u), *__cb = __ca + __nt, "
+            "*__cc2 = __cb + __nt, *__cm = __cc2 + __nt, *__cr = __cm + __nt, *__cp = __cr + __nt;\n"
+            "(void)__cb; (void)__cc2; (void)__cp;\n");
+        /* kind of each stop point: 1 barrier, 2 shfl, 3 vote, 4 activemask, 5 bar.warp.sync, 6 redux */
+        OUT("static const uint8_t __kind[%d] = {0", E->nbar + 1);
+        for (int k = 0; k < E->nbar; k++) { int md; OUT(", %d", phase_kind(&f->insns[E->bar_insn[k]], &md)); }
+        OUT("};\nstatic const uint8_t __kmode[%d] = {0", E->nbar + 1);
+        for (int k = 0; k < E->nbar; k++) { int md; phase_kind(&f->insns[E->bar_insn[k]], &md); OUT(", %d", md); }
+        OUT("};\n(void)__kmode;\n");
+        OUT("memset(__resume, 0, (size_t)__nt * 4u);\nint __hold = 0;\n");
         OUT("for (;;) {\nint __alive = 0;\nuint32_t __lin = 0;\n");
         OUT("for (uint32_t __z = 0; __z < __nz; __z++)\nfor (uint32_t __y = 0; __y < __ny; __y++)\n"
             "for (uint32_t __x = 0; __x < __nx; __x++, __lin++) {\n");
         OUT("if (__resume[__lin] == 0xffffffffu) continue;\n");
+        OUT("if (__hold && __kind[__resume[__lin]] == 1) { __alive = 1; continue; }   /* a barrier waits for warps in collectives */\n");
         OUT("npu_tctx_t __tc; __tc.b = b; __tc.tid[0] = __x; __tc.tid[1] = __y; __tc.tid[2] = __z; __tc.linear = __lin;"
             " __tc.lane = __lin & 31u; __tc.warp = __lin >> 5; __tc.exec = 0; npu_tctx_t *t = &__tc; (void)t;\n");
         E->nscopes = 1;
@@ -2211,7 +2288,40 @@ static void emit_entry(emit_t *E)
         }
         OUT("default: break;\n}\n");
         emit_body(E, f);
-        OUT("__ret: __resume[__lin] = 0xffffffffu;\n__next: ;\n}\nif (!__alive) break;\n}\n}\n");
+        OUT("__ret: __resume[__lin] = 0xffffffffu;\n__next: ;\n}\nif (!__alive) break;\n");
+        /* resolver: warp collectives among the lanes stopped at the same point */
+        OUT("__hold = 0;\n"
+            "for (uint32_t __i = 0; __i < __nt; __i++) {\n"
+            "  uint32_t __k = __resume[__i];\n"
+            "  if (__k == 0xffffffffu || __kind[__k] <= 1) continue;\n"
+            "  __hold = 1;\n"
+            "  uint32_t __base = __i & ~31u, __lane = __i & 31u, __peers = 0;\n"
+            "  for (uint32_t __j = 0; __j < 32 && __base + __j < __nt; __j++) if (__resume[__base + __j] == __k) __peers |= 1u << __j;\n"
+            "  uint32_t __m = __kind[__k] == 4 ? __peers : (__cm[__i] & __peers);\n"
+            "  switch (__kind[__k]) {\n"
+            "  case 2: { uint32_t __b = __cb[__i] & 31u, __c = __cc2[__i], __seg = (__c >> 8) & 31u, __cl = __c & 31u;\n"
+            "    uint32_t __max = (__lane & __seg) | (__cl & ~__seg), __min = __lane & __seg; int32_t __src; int __ok;\n"
+            "    switch (__kmode[__k]) { case 0: __src = (int32_t)__lane - (int32_t)__b; __ok = __src >= (int32_t)__max; break;\n"
+            "      case 1: __src = (int32_t)(__lane + __b); __ok = __src <= (int32_t)__max; break;\n"
+            "      case 2: __src = (int32_t)(__lane ^ __b); __ok = __src <= (int32_t)__max; break;\n"
+            "      default: __src = (int32_t)(__min | (__b & ~__seg)); __ok = __src <= (int32_t)__max; break; }\n"
+            "    if (!__ok || __src < 0 || __src > 31 || !(__peers >> __src & 1)) __src = (int32_t)__lane;   /* inactive source: own value */\n"
+            "    __cr[__i] = __ca[__base + (uint32_t)__src]; __cp[__i] = (uint32_t)__ok; break; }\n"
+            "  case 3: { uint32_t __bal = 0; for (uint32_t __j = 0; __j < 32; __j++) if ((__m >> __j & 1) && __ca[__base + __j]) __bal |= 1u << __j;\n"
+            "    switch (__kmode[__k]) { case 0: __cr[__i] = __bal == __m; break; case 1: __cr[__i] = __bal != 0; break;\n"
+            "      case 2: __cr[__i] = __bal == 0 || __bal == __m; break; default: __cr[__i] = __bal; } break; }\n"
+            "  case 4: __cr[__i] = __peers; break;\n"
+            "  case 6: { uint32_t __acc = 0; int __first = 1;\n"
+            "    for (uint32_t __j = 0; __j < 32; __j++) { if (!(__m >> __j & 1)) continue; uint32_t __v = __ca[__base + __j];\n"
+            "      if (__first) { __acc = __v; __first = 0; continue; }\n"
+            "      switch (__kmode[__k]) { case 0: __acc += __v; break; case 1: if ((int32_t)__v < (int32_t)__acc) __acc = __v; break;\n"
+            "        case 2: if ((int32_t)__v > (int32_t)__acc) __acc = __v; break; case 3: if (__v < __acc) __acc = __v; break;\n"
+            "        case 4: if (__v > __acc) __acc = __v; break; case 5: __acc &= __v; break; case 6: __acc |= __v; break; default: __acc ^= __v; } }\n"
+            "    __cr[__i] = __acc; break; }\n"
+            "  default: break;\n"
+            "  }\n"
+            "}\n");
+        OUT("}\n}\n");
     } else {
         OUT("__attribute__((visibility(\"default\"))) void npu_kentry_block(npu_bctx_t *b, const uint8_t *__restrict params)\n{\n");
         OUT("const npu_krt_t *rt = b->rt; (void)rt; (void)params;\n");

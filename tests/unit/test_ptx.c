@@ -68,7 +68,7 @@ static const char *ptx_vadd =
     "  ret;\n"
     "}\n";
 
-/* Block sum: shared memory, bar.sync, shfl.sync.bfly, atom.add.f32 -> thread mode. */
+/* Block sum: shared memory, bar.sync, shfl.sync.bfly, vote.ballot, atom.add.f32. */
 static const char *ptx_bsum =
     ".version 8.0\n.target sm_80\n.address_size 64\n"
     ".extern .shared .align 16 .b8 dyn[];\n"
@@ -150,6 +150,17 @@ static const char *ptx_phase =
     "EXIT:\n"
     " ret;\n"
     "}\n";
+
+static void run_bsum(int expect_sync);
+
+/* block sum: barriers + shfl + vote, as block-mode phases and on fibers */
+static void test_bsum(void)
+{
+    run_bsum(0);
+    setenv("NPU_PTX_NO_PHASES", "1", 1);
+    run_bsum(1);
+    unsetenv("NPU_PTX_NO_PHASES");
+}
 
 static void run_phase(int expect_sync)
 {
@@ -321,7 +332,7 @@ static void test_vadd(void)
     npu_kmodule_unload(m);
 }
 
-static void test_bsum(void)
+static void run_bsum(int expect_sync)
 {
     npu_kmodule_t *m = NULL;
     CHECK_EQ(load(ptx_bsum, &m), NPU_OK);
@@ -330,8 +341,8 @@ static void test_bsum(void)
     CHECK_EQ(npu_kmodule_get_function(m, "bsum", &f), NPU_OK);
     if (f) {
         npu_kfunc_info_t *in = npu_kfunc_info(f);
-        CHECK_EQ(in->uses_sync, 1);
-        CHECK(in->thread_fn != NULL);
+        CHECK_EQ(in->uses_sync, expect_sync);
+        CHECK(expect_sync ? in->thread_fn != NULL : in->block_fn != NULL);
         CHECK_EQ(in->static_shared, 1024);
         int nb = 4, nt = 256, n = nb * nt;
         float *x = malloc(n * sizeof(float)), out = 0;
