@@ -433,37 +433,50 @@ static void release_range(devmem_t *dm, uintptr_t a, size_t bytes)
     va_put_locked(dm, g, n);
 }
 
+/* Returns a free large block of h to the OS. */
+static void release_large_locked(heap_t *h, blk_t *b)
+{
+    devmem_t *dm = h->dm;
+    bins_remove(&h->large, b);
+    if (b->prev) b->prev->next = b->next; else h->larges = b->next;
+    if (b->next) b->next->prev = b->prev;
+    release_range(dm, b->addr, b->size);
+    account_reserve_locked(h, -(long long)b->size);
+    blk_del_locked(dm, b);
+}
+
+/* Returns a small segment without live blocks to the OS: everything in it has coalesced
+ * into the one free block at its start. */
+static void release_seg_locked(heap_t *h, seg_t *s)
+{
+    devmem_t *dm = h->dm;
+    bins_remove(&h->small, s->first);
+    blk_del_locked(dm, s->first);
+    if (s->prev) s->prev->next = s->next; else h->segs = s->next;
+    if (s->next) s->next->prev = s->prev;
+    release_range(dm, s->addr, GRAN);
+    account_reserve_locked(h, -(long long)GRAN);
+    free(s);
+}
+
 /* Releases fully free segments and free large blocks of h while h->reserved > keep.
  * Returns bytes released. */
 static size_t heap_trim_locked(heap_t *h, size_t keep)
 {
-    devmem_t *dm = h->dm;
     size_t released = 0;
     for (blk_t *b = h->larges, *nx; b && h->reserved > keep; b = nx) {
         nx = b->next;
         if (b->state != B_FREE)
             continue;
-        bins_remove(&h->large, b);
-        if (b->prev) b->prev->next = b->next; else h->larges = b->next;
-        if (b->next) b->next->prev = b->prev;
-        release_range(dm, b->addr, b->size);
-        account_reserve_locked(h, -(long long)b->size);
         released += b->size;
-        blk_del_locked(dm, b);
+        release_large_locked(h, b);
     }
     for (seg_t *s = h->segs, *nx; s && h->reserved > keep; s = nx) {
         nx = s->next;
         if (s->used)
             continue;
-        /* no live block: everything coalesced into the one free block at its start */
-        bins_remove(&h->small, s->first);
-        blk_del_locked(dm, s->first);
-        if (s->prev) s->prev->next = s->next; else h->segs = s->next;
-        if (s->next) s->next->prev = s->prev;
-        release_range(dm, s->addr, GRAN);
-        account_reserve_locked(h, -(long long)GRAN);
         released += GRAN;
-        free(s);
+        release_seg_locked(h, s);
     }
     return released;
 }
@@ -845,8 +858,8 @@ npu_status_t npu_mem_check_range(const void *p, size_t n)
 /* ------------------------------------------------------------------ free ---- */
 static void pool_reap_locked(npu_pool_t *pool);
 
-/* Frees live block b. Caller holds dm->lock. */
-static void block_free_locked(devmem_t *dm, blk_t *b)
+/* Frees live block b; returns the free block it became part of. Caller holds dm->lock. */
+static blk_t *block_free_locked(devmem_t *dm, blk_t *b)
 {
     heap_t *h = b->heap;
     account_alloc_locked(h, -(long long)b->size);
@@ -902,11 +915,15 @@ static void block_free_locked(devmem_t *dm, blk_t *b)
         }
         bins_insert(&h->large, b, b->size >> GRAN_SHIFT);
     }
+    return b;
 }
 
-/* Pool policy after a free into heap h: trim to the release threshold, or reclaim a pool
- * destroyed while it still had allocations once its last one is gone. */
-static void heap_after_free_locked(heap_t *h)
+/* Pool policy after a free into heap h left free block fb: above the release threshold, give
+ * back what this free made releasable (fb's segment if it is now empty, or fb if large). That
+ * is all a trim could find: after every free the pool holds nothing releasable above its
+ * threshold, so this stays O(1) however many segments the pool has. A pool destroyed while it
+ * still had allocations is reclaimed when its last one goes. */
+static void heap_after_free_locked(heap_t *h, blk_t *fb)
 {
     if (!h->pool)
         return;
@@ -914,7 +931,10 @@ static void heap_after_free_locked(heap_t *h)
         if (h->nlive == 0)
             pool_reap_locked(h->pool);
     } else if (h->reserved > h->pool->threshold) {
-        heap_trim_locked(h, h->pool->threshold);
+        if (fb->large)
+            release_large_locked(h, fb);
+        else if (fb->seg->used == 0)
+            release_seg_locked(h, fb->seg);
     }
 }
 
@@ -949,8 +969,7 @@ npu_status_t npu_mem_free(void *p)
         return NPU_EINVAL;
     }
     heap_t *h = b->heap;
-    block_free_locked(dm, b);
-    heap_after_free_locked(h);
+    heap_after_free_locked(h, block_free_locked(dm, b));
     pthread_mutex_unlock(&dm->lock);
     return NPU_OK;
 }
@@ -1232,8 +1251,7 @@ static void pool_free_cleanup(void *arg)
         return;
     if (b->flags & BF_PENDING) {
         heap_t *h = b->heap;
-        block_free_locked(dm, b);
-        heap_after_free_locked(h);
+        heap_after_free_locked(h, block_free_locked(dm, b));
     }
     pthread_mutex_unlock(&dm->lock);
 }

@@ -164,6 +164,8 @@ static void test_created_pools(void)
     CHECK_EQ(npu_pool_free_async(y, &poisoned), NPU_OK);
     fake_sync();
     CHECK_EQ(attr(p2, NPU_POOL_USED_CURRENT), 0);
+    CHECK_EQ(attr(p2, NPU_POOL_RESERVED_CURRENT), 0);     /* threshold 0: empty segment released */
+    CHECK_EQ(attr(p2, NPU_POOL_RESERVED_HIGH), 2 * MiB);
     /* a failed submission leaves the allocation live and freeable */
     CHECK_EQ(npu_pool_alloc_async(p2, 100, &st, &y), NPU_OK);
     fail_submit = 1;
