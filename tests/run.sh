@@ -3,7 +3,10 @@
 #   tests/unit/test_*.c    C tests linked with build/libnpu_runtime.a (runtime internals)
 #   tests/cuda/*.cu        CUDA programs built with `nvcc -cudart shared`, run under LD_PRELOAD
 #                          (a line "// NVCC_FLAGS: ..." adds nvcc flags, "// ENV: A=1 B=2" sets
-#                          environment, "// EXPECT_EXIT: n" expects exit code n)
+#                          environment, "// EXPECT_EXIT: n" expects exit code n, "// XFAIL: why"
+#                          marks a test of a feature not built yet: it still runs; a failure
+#                          prints XFAIL and is not counted, a pass prints XPASS and counts as
+#                          a failure so that the mark gets removed)
 #   tests/*/run_*.sh       tier runners of their own (PTX, python, launcher ...): each prints
 #                          "PASS name" / "FAIL name" lines
 # Every test program exits 0 on success. Each runs with a timeout. TEST_FILTER=regex narrows.
@@ -46,16 +49,21 @@ export -f build_one; export T B CC NVCC LIBS
     | grep -E "$FILTER" | xargs -P "$JOBS" -L 1 bash -c 'build_one "$0" "$1" || echo "build failed: $1"' \
     | tee "$T/logs/build-failures.txt"
 
-run_prog() { # name log envs cmd...
-    local name=$1 log=$2 expect=$3; shift 3
+xfails=0
+run_prog() { # name log expect xfail-reason cmd...
+    local name=$1 log=$2 expect=$3 xfail=$4; shift 4
     timeout -k 5 "$TIMEOUT" "$@" >"$log" 2>&1; local rc=$?
     if [ "$rc" -eq "$expect" ]; then rc=0; elif [ "$rc" -eq 0 ]; then rc=1; fi
+    if [ -n "$xfail" ]; then
+        if [ "$rc" -ne 0 ]; then xfails=$((xfails+1)); echo "XFAIL $name ($xfail)"; return; fi
+        echo "XPASS $name: it passes now, remove its XFAIL mark"; result "$name" 1 "$log"; return
+    fi
     result "$name" "$rc" "$log"
 }
 
 for src in $(ls tests/unit/test_*.c 2>/dev/null | grep -E "$FILTER"); do
     name=$(basename "${src%.c}"); log=$T/logs/unit-$name.log
-    if [ -x "$T/unit/$name" ]; then run_prog "unit/$name" "$log" 0 "$T/unit/$name"
+    if [ -x "$T/unit/$name" ]; then run_prog "unit/$name" "$log" 0 "" "$T/unit/$name"
     else echo "build failed" >"$log"; cat "$T/logs/build-unit-$name.log" >>"$log" 2>/dev/null; result "unit/$name" 1 "$log"; fi
 done
 
@@ -63,8 +71,9 @@ for src in $(ls tests/cuda/*.cu 2>/dev/null | grep -E "$FILTER"); do
     name=$(basename "${src%.cu}"); log=$T/logs/cuda-$name.log
     envs=$(sed -n 's|^// ENV:||p' "$src" | head -1)
     expect=$(sed -n 's|^// EXPECT_EXIT: *||p' "$src" | head -1); expect=${expect:-0}
+    xfail=$(sed -n 's|^// XFAIL: *||p' "$src" | head -1)
     if [ -x "$T/cuda/$name" ]; then
-        run_prog "cuda/$name" "$log" "$expect" env $envs LD_PRELOAD="$B/lib/libtransfer_to_npu.so" "$T/cuda/$name"
+        run_prog "cuda/$name" "$log" "$expect" "$xfail" env $envs LD_PRELOAD="$B/lib/libtransfer_to_npu.so" "$T/cuda/$name"
     else echo "build failed" >"$log"; cat "$T/logs/build-cuda-$name.log" >>"$log" 2>/dev/null; result "cuda/$name" 1 "$log"; fi
 done
 
@@ -84,5 +93,6 @@ for runner in $(ls tests/*/run_*.sh 2>/dev/null | grep -E "$FILTER"); do
 done
 
 [ ${#failed[@]} -gt 0 ] && printf 'failed: %s\n' "${failed[*]}"
+[ "$xfails" -gt 0 ] && echo "($xfails expected failures of features not built yet, marked XFAIL)"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,3 +1,4 @@
+// XFAIL: CUDA graphs and stream capture are not implemented yet (cudaErrorNotSupported)
 // CUDA graphs around kernels: stream capture of memset -> kernel -> kernel -> memcpy, instantiate
 // and replay three times (each replay sees the state the previous one left), a graph built by hand
 // with cudaGraphAddKernelNode + dependencies, and cudaGraphExecKernelNodeSetParams changing a

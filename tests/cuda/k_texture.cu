@@ -1,3 +1,4 @@
+// XFAIL: textures and surfaces are not supported yet (the issue allows not-supported)
 // Texture and surface objects: tex1Dfetch on a linear buffer, tex2D with point sampling on a CUDA
 // array in clamp / wrap / border address modes with normalized and unnormalized coordinates,
 // cudaReadModeNormalizedFloat on uchar data, linear filtering (GPU weights have 8 fractional bits,
