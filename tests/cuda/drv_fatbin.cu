@@ -135,10 +135,10 @@ int main()
     CHECK_EQ(cuLinkDestroy(link), CUDA_SUCCESS);
 
     /* A damaged fatbin is refused and nothing breaks. */
-    unsigned char *bad = (unsigned char *)aligned_alloc(64, 64);
-    memcpy(bad, fat, 16);
-    uint64_t huge = 1ull << 40;
-    memcpy(bad + 8, &huge, 8);
+    unsigned char *bad = (unsigned char *)aligned_alloc(64, (size + 63) & ~(size_t)63);
+    memcpy(bad, fat, size);
+    uint64_t tiny = 8;                   /* too small for even one entry header */
+    memcpy(bad + 8, &tiny, 8);
     mod = NULL;
     CHECK(cuModuleLoadData(&mod, bad) != CUDA_SUCCESS);
     free(bad);
