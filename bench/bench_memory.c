@@ -6,6 +6,9 @@
  *   mem_pair_tensor:  alloc then free at once, sizes log-uniform in 256 B .. 64 MiB
  *   mem_churn_tensor: 64 live allocations, each step frees a random one and allocates a new
  *                     size (log-uniform 256 B .. 64 MiB): a training step's tensor churn
+ *   mem_pair_small_mt: mem_pair_small again once the process has a second thread, as it
+ *                     always has under the runtime (stream and block workers): glibc then
+ *                     takes its arena lock too (single-threaded it skips it)
  *   mem_lookup:       npu_mem_lookup of interior device pointers vs a binary search over
  *                     the same allocation table (what a sorted map would cost)
  * Neither side touches the memory it gets, so this is the bookkeeping cost only. Times are
@@ -14,6 +17,7 @@
  */
 #include "npu_runtime/npu.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +173,11 @@ static void bench_lookup(void)
         npu_mem_free((void *)base[i]);
 }
 
+static void *idle_thread(void *arg)
+{
+    return arg;
+}
+
 int main(void)
 {
     if (npu_init() != NPU_OK) {
@@ -180,6 +189,11 @@ int main(void)
     gen_sizes(26, 2);
     bench("mem_pair_tensor", run_pair, N);
     bench("mem_churn_tensor", run_churn, N);
+    gen_sizes(20, 1);
+    pthread_t t;
+    if (pthread_create(&t, NULL, idle_thread, NULL) == 0)
+        pthread_join(t, NULL);                  /* glibc stays in multi-thread mode after */
+    bench("mem_pair_small_mt", run_pair, N);
     bench_lookup();
     return 0;
 }

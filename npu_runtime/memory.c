@@ -47,7 +47,9 @@
  * stream's device is poisoned and the work itself is skipped.
  *
  * Measurements (2 vCPU Zen 4 guest; thread CPU time, bench/bench_memory.c):
- *   alloc+free pair, 256 B..1 MiB log-uniform: 32-34 ns vs glibc malloc+free 17 ns (1.9x);
+ *   alloc+free pair, 256 B..1 MiB log-uniform: 32-36 ns vs glibc malloc+free 17-19 ns
+ *     (1.9-2.0x; glibc skips its locks while the process has one thread) and 43 vs 36-40 ns
+ *     (1.1-1.2x) once a second thread exists, as it always does under the runtime;
  *     sizes up to 64 MiB: 40 ns vs 520-550 ns (glibc mmaps the big ones); 64-live churn:
  *     60 ns vs 700 ns; npu_mem_lookup of interior pointers among 4096 allocations: 29 ns vs
  *     14 ns for an unlocked binary search. About 2/3 of the small pair is the two
