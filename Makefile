@@ -48,7 +48,8 @@ DROPINS  := libcudart.so.13:libcudart.so.13:interpose/cudart/cudart.syms \
             libcublas.so.13:libcublas.so.13:interpose/cublas/cublas.syms \
             libcublas.so.12:libcublas.so.12:interpose/cublas/cublas.syms \
             libcublasLt.so.13:libcublasLt.so.13:interpose/cublas/cublasLt.syms \
-            libcublasLt.so.12:libcublasLt.so.12:interpose/cublas/cublasLt.syms
+            libcublasLt.so.12:libcublasLt.so.12:interpose/cublas/cublasLt.syms \
+            libcurand.so.10:libcurand.so.10:interpose/curand/curand.syms
 DROPIN_FILES := $(foreach d,$(DROPINS),$(LIBDIR)/$(word 1,$(subst :, ,$(d))))
 
 .PHONY: all test bench demo deps install clean check-layering unit cuda-tests

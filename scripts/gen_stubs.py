@@ -12,6 +12,7 @@ LISTS = [  # (symbol list, C return type, not-supported value)
     ("interpose/driver/cuda.syms", "int", "801 /* CUDA_ERROR_NOT_SUPPORTED */"),
     ("interpose/cublas/cublas.syms", "int", "15 /* CUBLAS_STATUS_NOT_SUPPORTED */"),
     ("interpose/cublas/cublasLt.syms", "int", "15 /* CUBLAS_STATUS_NOT_SUPPORTED */"),
+    ("interpose/curand/curand.syms", "int", "204 /* CURAND_STATUS_ARCH_MISMATCH: no not-supported status in cuRAND */"),
 ]
 # Exports whose return type is not a status: the stub must still be safe to call.
 SPECIAL = {
