@@ -17,6 +17,7 @@
  * synchronous stand-in keeps it independent of stream.c. */
 npu_status_t npu_stream_submit(npu_stream_t *s, npu_work_fn fn, npu_cleanup_fn cleanup, void *arg)
 {
+    (void)s;
     npu_status_t st = fn ? fn(arg) : NPU_OK;
     if (cleanup)
         cleanup(arg);
@@ -57,9 +58,11 @@ static void run_case(const char *devices, const char *cvd, const char *avd, char
     waitpid(pid, &status, 0);
 }
 
+static const char *or_unset(const char *v) { return v ? v : "(unset)"; }
+
 #define CASE(dev, cvd, avd, expect) do { char got_[512]; run_case(dev, cvd, avd, got_, sizeof got_); \
     CHECK_MSG(strcmp(got_, expect) == 0, "DEVICES=%s CUDA_VISIBLE_DEVICES=%s ASCEND=%s: got '%s' want '%s'", \
-              dev ? dev : "(unset)", cvd ? cvd : "(unset)", avd ? avd : "(unset)", got_, expect); } while (0)
+              or_unset(dev), or_unset(cvd), or_unset(avd), got_, expect); } while (0)
 
 static void test_visibility(void)
 {

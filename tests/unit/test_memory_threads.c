@@ -15,6 +15,7 @@
 
 npu_status_t npu_stream_submit(npu_stream_t *s, npu_work_fn fn, npu_cleanup_fn cleanup, void *arg)
 {
+    (void)s;
     npu_status_t st = fn ? fn(arg) : NPU_OK;
     if (cleanup)
         cleanup(arg);
