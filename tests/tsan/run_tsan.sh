@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# run_tsan.sh - builds the runtime (npu_runtime/*.c, npu_runtime/kernel/*.c) with
+# ThreadSanitizer into build/tsan and runs tests/tsan/stress16 (16 host threads hammering
+# allocation, copies, launches, streams, events, host functions) with halt_on_error: any
+# TSan report fails the tier. Prints "PASS tsan/stress16" or "FAIL tsan/stress16".
+# The JIT-compiled kernel objects and OpenBLAS are not instrumented (TSan sees the runtime's
+# own synchronisation, which is what this checks). TSAN_CC (default cc).
+set -u
+cd "$(dirname "$0")/../.."
+B=build/tsan
+mkdir -p "$B/obj" build/tests/logs
+# gcc by default: clang-14 rejects cube.c's __builtin_cpu_supports("f16c").
+TSAN_CC=${TSAN_CC:-cc}
+FLAGS="-fsanitize=thread -O1 -g -fPIC -pthread -D_GNU_SOURCE -I. -Wall -Wextra -Wno-unused-parameter"
+log=build/tests/logs/tsan-stress16.log
+: >"$log"
+objs=()
+stale=()
+for src in npu_runtime/*.c npu_runtime/kernel/*.c; do
+    o=$B/obj/$(echo "${src%.c}" | tr / _).o
+    objs+=("$o")
+    if [ ! "$o" -nt "$src" ] || [ -n "$(find npu_runtime -newer "$o" \( -name '*.h' -o -name '*.def' \) | head -1)" ]; then
+        stale+=("$src")
+    fi
+done
+if [ ${#stale[@]} -gt 0 ]; then
+    printf '%s\n' "${stale[@]}" | xargs -P "$(nproc)" -I{} sh -c \
+        'o='"$B"'/obj/$(echo "{}" | sed "s/\.c$//" | tr / _).o; '"$TSAN_CC $FLAGS"' -c {} -o $o' >>"$log" 2>&1 \
+        || { echo "FAIL tsan/stress16 (runtime build failed, see $log)"; tail -20 "$log"; exit 0; }
+fi
+if ! $TSAN_CC $FLAGS -Itests tests/tsan/stress16.c "${objs[@]}" -lopenblas -lffi -lzstd -llz4 -ldl -lm \
+        -o "$B/stress16" >>"$log" 2>&1; then
+    echo "FAIL tsan/stress16 (build failed, see $log)"; tail -20 "$log"; exit 0
+fi
+# The kernel cache is private, so the first launches really race translation + compilation.
+rm -rf "$B/kcache"
+TRANSFER_TO_NPU_CACHE=$PWD/$B/kcache TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 suppressions=$PWD/tests/tsan/tsan.supp ${TSAN_OPTIONS:-}" \
+    timeout -k 5 600 "$B/stress16" tests/tsan/stress16.ptx >>"$log" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && ! grep -q "WARNING: ThreadSanitizer" "$log"; then
+    echo "PASS tsan/stress16"
+else
+    echo "FAIL tsan/stress16 (rc $rc, see $log)"
+    grep -A12 "WARNING: ThreadSanitizer" "$log" | head -40
+    tail -5 "$log"
+fi
