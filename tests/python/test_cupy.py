@@ -114,3 +114,23 @@ def test_train_cupy_example(tmp_path):
     params = [[w["w%d" % i], w["b%d" % i]] for i in range(3)]
     acc = train_cupy.accuracy(np, params, x[4096:], y[4096:])
     assert acc >= 0.85, acc
+
+
+def test_random_through_curand(tmp_path):
+    # cupy.random's RandomState generates with the cuRAND host API (our libcurand.so.10
+    # drop-in: XORWOW by default, bit-exact with NVIDIA's generator, see tests/cuda/curand_host)
+    need("cupy")
+    p = check(run_script(tmp_path, """
+import numpy as np
+import cupy as cp
+rs = cp.random.RandomState(1234)
+u = cp.asnumpy(rs.rand(1 << 20))
+assert u.min() > 0 and u.max() <= 1 and abs(u.mean() - 0.5) < 2e-3 and abs(u.var() - 1 / 12) < 1e-3
+n = cp.asnumpy(cp.random.RandomState(7).normal(2.0, 3.0, 1 << 20))
+assert abs(n.mean() - 2.0) < 0.02 and abs(n.std() - 3.0) < 0.02
+a = cp.asnumpy(cp.random.RandomState(99).rand(1000))
+b = cp.asnumpy(cp.random.RandomState(99).rand(1000))
+assert (a == b).all()                        # same seed, same sequence
+print("OK")
+"""))
+    assert "OK" in p.stdout
