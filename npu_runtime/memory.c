@@ -31,13 +31,14 @@
  *
  * Heaps. npu_mem_alloc/managed/module share the device's main heap; each stream-ordered pool
  * (npu_pool_*) has a heap of its own on the same address range, so pool statistics and
- * release thresholds are exact. A free into a pool trims the pool down to its release
- * threshold (CUDA releases at the next synchronisation; there is no sync hook here, so we
- * release at the free: same steady state, earlier).
+ * release thresholds are exact. A free into a pool above its release threshold gives back
+ * what that free made releasable (CUDA releases at the next synchronisation; there is no sync
+ * hook here, so we release at the free: same steady state, earlier).
  *
  * DESIGN (threads): one mutex per device (devmem_t.lock) protects everything of that device:
  * heaps, bins, segments, granule table, live hash, address-space free list, statistics and
- * its pools' heaps. It is never held while calling out of this file except madvise.
+ * its pools' heaps. It is never held while calling out of this file, except into libc
+ * (madvise, malloc) and the logger.
  * g_pool_lock protects the list of live pools and is taken before a device lock, never after.
  * The device table (g_mem) and each device's range are published once with release stores
  * and read without a lock, so the "is this a device pointer" test of npu_mem_lookup costs two
@@ -52,10 +53,10 @@
  *     (1.1-1.2x) once a second thread exists, as it always does under the runtime;
  *     sizes up to 64 MiB: 40 ns vs 520-550 ns (glibc mmaps the big ones); 64-live churn:
  *     60 ns vs 700 ns; npu_mem_lookup of interior pointers among 4096 allocations: 29 ns vs
- *     14 ns for an unlocked binary search. About 2/3 of the small pair is the two
- *     uncontended mutex round trips (12.8 ns each measured alone), which is why there is one
- *     lock per device and no finer locking: per-thread caches would only pay off beyond
- *     that, and would complicate "reject freed pointers" lookups.
+ *     14 ns for an unlocked binary search. perf on the small pair: ~40% in the bins
+ *     (take/insert/remove), ~13% in the two uncontended mutex round trips, the rest spread
+ *     over split/coalesce/hash; no single hot spot, so one lock per device stays: per-thread
+ *     caches would win little here and would complicate "reject freed pointers" lookups.
  *   MADV_HUGEPAGE on the range: first touch of 256 MiB took 2.3-3.8 us per 4 KiB without,
  *     0.5-0.8 us with (one run paid a 965 ms compaction stall once); a second pass 17 vs
  *     13 ms. The cost: touching any byte of a small segment backs its whole 2 MiB.
