@@ -32,9 +32,12 @@
  * curandGeneratePoisson: no status means "not supported" in cuRAND, that is the nearest.
  *
  * Jumping 2^67 draws (and to an offset) uses XORWOW's 160x160 GF(2) transition matrix M,
- * squared up to M^(2^127) once per process (~20 ms, measured on the 2-vCPU VM); each of the
- * 4096 subsequence states is the previous one times M^(2^67) (4096 matrix-vector products,
- * ~3 ms, once per seed or offset change). Between calls each generator keeps its 4096 states.
+ * squared up to M^(2^127) once per process; each of the 4096 subsequence states is the
+ * previous one times M^(2^67). Between calls a generator keeps its 4096 states (Philox: the
+ * base block of each of its 65536 subsequences), so sequential calls only step forward.
+ * Measured on the 2-vCPU VM against NVIDIA's host generator in the same run (host memory,
+ * one thread): first call (matrices + states) 13.5 ms vs 10.4; re-seed 1.1 ms vs 11.0;
+ * 16M XORWOW uints 57 ms vs 174; offset jump 13 ms vs 46; 16M Philox uints 84 ms vs 40.
  *
  * Generation runs on the calling host thread after the generator's stream has drained
  * (cudaStreamSynchronize semantics), into device memory that is host memory here; the
