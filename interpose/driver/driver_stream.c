@@ -353,3 +353,27 @@ NPU_EXPORT CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, 
 {
     return elapsed(pMilliseconds, hStart, hEnd);
 }
+
+/* Managed memory is coherent for every stream and the host here (one address space, kernels
+ * run on host threads), so attaching it to a stream changes no visibility; the arguments are
+ * still checked as CUDA checks them. */
+static CUresult attach_mem(CUstream h, CUdeviceptr dptr, size_t length, unsigned int flags, int pt)
+{
+    npu_stream_t *s;
+    CUresult r = get_stream(h, pt, &s);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST && flags != CU_MEM_ATTACH_SINGLE)
+        return CUDA_ERROR_INVALID_VALUE;
+    npu_ptr_info_t in;
+    npu_mem_lookup((void *)(uintptr_t)dptr, &in);
+    if (in.kind != NPU_MEM_MANAGED)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (length != 0 && ((void *)(uintptr_t)dptr != in.base || length != in.size))
+        return CUDA_ERROR_INVALID_VALUE;   /* the whole allocation, or 0 for all of it */
+    return CUDA_SUCCESS;
+}
+
+PAIR(cuStreamAttachMemAsync, cuStreamAttachMemAsync_ptsz,
+     (CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags),
+     attach_mem, hStream, dptr, length, flags)

@@ -248,6 +248,10 @@ int main()
     CHECK_EQ(cuMemPrefetchAsync(mp, 4096, loc, 0, st), CUDA_SUCCESS);
     CHECK_EQ(cuStreamSynchronize(st), CUDA_SUCCESS);
     CHECK_EQ(((int *)(uintptr_t)mp)[5], 55);
+    CHECK_EQ(cuStreamAttachMemAsync(st, mp, 0, CU_MEM_ATTACH_SINGLE), CUDA_SUCCESS);
+    CHECK_EQ(cuStreamSynchronize(st), CUDA_SUCCESS);
+    CHECK_EQ(((int *)(uintptr_t)mp)[5], 55);
+    CHECK_EQ(cuStreamAttachMemAsync(st, mp, 0, 0x40), CUDA_ERROR_INVALID_VALUE);
     CHECK_EQ(cuMemAllocManaged(&mp, 4096, 7), CUDA_ERROR_INVALID_VALUE);
     /* plain malloc memory: unknown to CUDA */
     int *plain = (int *)malloc(64);
