@@ -135,6 +135,8 @@ install: all
 	if [ -f scripts/npu-smi ]; then install -m 755 scripts/npu-smi $(DESTDIR)$(PREFIX)/bin/npu-smi; fi
 	if ls transfer_to_npu/*.py >/dev/null 2>&1; then cp transfer_to_npu/*.py \
 	    $(DESTDIR)$(PREFIX)/share/transfer_to_npu/python/transfer_to_npu/; fi
+	if [ -d transfer_to_npu/_site ]; then install -d $(DESTDIR)$(PREFIX)/share/transfer_to_npu/python/transfer_to_npu/_site; \
+	    cp transfer_to_npu/_site/*.py $(DESTDIR)$(PREFIX)/share/transfer_to_npu/python/transfer_to_npu/_site/; fi
 
 clean:
 	rm -rf $(B)

@@ -36,7 +36,7 @@
  * previous one times M^(2^67). Between calls a generator keeps its 4096 states (Philox: the
  * base block of each of its 65536 subsequences), so sequential calls only step forward.
  * Measured on the 2-vCPU VM against NVIDIA's host generator in the same run (host memory,
- * one thread): first call (matrices + states) 13.5 ms vs 10.4; re-seed 1.1 ms vs 11.0;
+ * ours on one thread): first call (matrices + states) 13.5 ms vs 10.4; re-seed 1.1 ms vs 11.0;
  * 16M XORWOW uints 57 ms vs 174; offset jump 13 ms vs 46; 16M Philox uints 84 ms vs 40.
  *
  * Generation runs on the calling host thread after the generator's stream has drained
