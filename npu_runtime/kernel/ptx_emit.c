@@ -1368,11 +1368,18 @@ static int is_texture_op(const char *op)
 static int is_sync_op(const char *op)
 {
     return !strcmp(op, "bar") || !strcmp(op, "barrier") || !strcmp(op, "shfl") || !strcmp(op, "vote") ||
-           !strcmp(op, "match") || !strcmp(op, "redux") || !strcmp(op, "activemask") || !strcmp(op, "elect");
+           !strcmp(op, "match") || !strcmp(op, "redux") || !strcmp(op, "activemask") || !strcmp(op, "elect") ||
+           !strcmp(op, "wmma");
+}
+
+/* a point where a thread stops in phase mode (wmma.load/store are per-lane) */
+static int is_stop(const ptx_insn_t *in)
+{
+    return is_sync_op(in->mods[0]) && !(!strcmp(in->mods[0], "wmma") && !has(in, "mma"));
 }
 
 /* Warp collectives handled in phase mode: kind codes shared with the generated resolver. */
-enum { PK_BAR = 1, PK_SHFL = 2, PK_VOTE = 3, PK_ACTIVEMASK = 4, PK_WARPSYNC = 5, PK_REDUX = 6 };
+enum { PK_BAR = 1, PK_SHFL = 2, PK_VOTE = 3, PK_ACTIVEMASK = 4, PK_WARPSYNC = 5, PK_REDUX = 6, PK_WMMA = 7 };
 static int phase_kind(const ptx_insn_t *in, int *mode);
 
 /* Phase mode: a stop point. Inputs go to the thread's slots, live registers to its state;
@@ -1392,6 +1399,14 @@ static void emit_phase_stop(emit_t *E, const ptx_insn_t *in)
     case PK_VOTE: OUT("__ca[__lin] = (uint32_t)%s; __cm[__lin] = %s; ", A(1, pr), A(2, u32)); break;
     case PK_REDUX: OUT("__ca[__lin] = %s; __cm[__lin] = %s; ", A(1, u32), A(2, u32)); break;
     case PK_WARPSYNC: OUT("__cm[__lin] = %s; ", A(0, u32)); break;
+    case PK_WMMA:
+        for (int k = 1; k <= 3; k++) {
+            const ptx_opnd_t *v = &in->ops[k];
+            ty_t et = (k == 3 && !(mode & 1)) ? TY('f', 4) : TY('u', 4);
+            for (int i = 0; i < v->nelem && i < 8; i++)
+                OUT("__cw[__lin * 24u + %d] = %s; ", 8 * (k - 1) + i, tobits(E, et, rd(E, in, &v->elem[i], et)));
+        }
+        break;
     default: break;
     }
     for (int k = 0; k < E->bar_nlive[id - 1]; k++) {
@@ -1412,15 +1427,53 @@ static void emit_phase_stop(emit_t *E, const ptx_insn_t *in)
         else wr(E, in, d, pr, "(__cr[__lin] != 0)");
         break;
     case PK_ACTIVEMASK: case PK_REDUX: wr(E, in, d, u32, "__cr[__lin]"); break;
+    case PK_WMMA:
+        for (int i = 0; i < d->nelem && i < 8; i++) {
+            if (mode & 2) wr(E, in, &d->elem[i], u32, S(E, "__cwr[__lin * 8u + %d]", i));
+            else wr(E, in, &d->elem[i], TY('f', 4), S(E, "__u2f(__cwr[__lin * 8u + %d])", i));
+        }
+        break;
     default: break;
     }
+}
+
+/* wmma.load / wmma.store (per lane, m16n16k16 only) */
+static void emit_wmma(emit_t *E, const ptx_insn_t *in)
+{
+    ty_t u32 = TY('u', 4);
+    if (!has(in, "m16n16k16")) { fail(E, NPU_EPTXUNSUP, in, "%s (only m16n16k16 tiles)", in->opcode); return; }
+    int ld = has(in, "load"), st = has(in, "store");
+    if (!ld && !st) { fail(E, NPU_EPTXUNSUP, in, "%s outside a block-mode kernel with phases", in->opcode); return; }
+    ty_t t = ity(in, 0);
+    int col = has(in, "col"), sp = space_mod(in);
+    const ptx_opnd_t *frag = &in->ops[ld ? 0 : 1], *ad = &in->ops[ld ? 1 : 0];
+    if (in->nops < 2 || frag->kind != OP_VEC || (t.c != 'h' && t.c != 'g' && t.c != 'f')) {
+        fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode);
+        return;
+    }
+    const char *stride = in->nops >= 3 ? A(2, u32) : "16u";
+    const char *lane = E->in_entry && !E->thread_mode ? "(__lin & 31u)" : "t->lane";
+    int k = E->tmp++;
+    OUT("{ uint32_t __wf%d[8] = {0}; ", k);
+    if (ld) {
+        OUT("%s(%s, %s, %d, %s, __wf%d); ", t.c == 'f' ? "__wmma_ld32" : "__wmma_ld16", addr(E, in, ad, sp), stride, col, lane, k);
+        for (int i = 0; i < frag->nelem && i < 8; i++)
+            wr(E, in, &frag->elem[i], t.c == 'f' ? TY('f', 4) : u32, t.c == 'f' ? S(E, "__u2f(__wf%d[%d])", k, i) : S(E, "__wf%d[%d]", k, i));
+    } else {
+        for (int i = 0; i < frag->nelem && i < 8; i++)
+            OUT("__wf%d[%d] = %s; ", k, i, tobits(E, t.c == 'f' ? TY('f', 4) : u32, rd(E, in, &frag->elem[i], t.c == 'f' ? TY('f', 4) : u32)));
+        OUT("%s(%s, %s, %d, %s, __wf%d); ", t.c == 'f' ? "__wmma_st32" : "__wmma_st16", addr(E, in, ad, sp), stride, col, lane, k);
+    }
+    OUT("}");
 }
 
 static void emit_collective(emit_t *E, const ptx_insn_t *in)
 {
     const char *op = in->mods[0];
     ty_t u32 = TY('u', 4), pr = TY('p', 1);
+    if (!strcmp(op, "wmma") && !has(in, "mma")) { emit_wmma(E, in); return; }
     if (E->phase && E->in_entry) { emit_phase_stop(E, in); return; }
+    if (!strcmp(op, "wmma")) { fail(E, NPU_EPTXUNSUP, in, "%s (needs a block-mode kernel with phases)", in->opcode); return; }
     if (!strcmp(op, "bar") || !strcmp(op, "barrier")) {
         if (has(in, "warp")) { NEED(1); OUT("rt->warp_sync(t, %s);", A(0, u32)); return; }
         if (has(in, "cluster")) {
@@ -1943,6 +1996,16 @@ static int phase_kind(const ptx_insn_t *in, int *mode)
         return *mode >= 0 ? PK_VOTE : 0;
     }
     if (!strcmp(op, "activemask") && in->nops == 1) return PK_ACTIVEMASK;
+    if (!strcmp(op, "wmma") && has(in, "mma") && has(in, "m16n16k16") && in->nops == 4) {
+        ty_t dt = ity(in, 0), ct2 = ity(in, 1);
+        if (has(in, "satfinite")) return 0;
+        for (int k = 0; k < 4; k++) if (in->ops[k].kind != OP_VEC) return 0;
+        *mode = (ct2.c == 'h' ? 1 : 0) | (dt.c == 'h' ? 2 : 0);
+        if (in->ops[1].nelem != 8 && in->ops[1].nelem != 4) return 0;   /* bf16 fragments hold 4 registers */
+        if (in->ops[1].nelem == 4) *mode |= 4;
+        if ((dt.c != 'f' && dt.c != 'h') || (ct2.c != 'f' && ct2.c != 'h')) return 0;
+        return PK_WMMA;
+    }
     if (!strcmp(op, "redux") && has(in, "sync") && in->nops == 3) {
         ty_t t = ity(in, 0);
         if (t.c == 'f') return 0;
@@ -1974,7 +2037,7 @@ static int lower_phases(emit_t *E)
         if (in->is_label == 2) depth++;
         if (in->is_label == 3) depth--;
         if (in->is_label) continue;
-        if (!is_sync_op(in->mods[0])) continue;
+        if (!is_stop(in)) continue;
         int md;
         if (!phase_kind(in, &md) || depth != 0) return 0;
         nbar++;
@@ -2058,7 +2121,7 @@ static int lower_phases(emit_t *E)
         if (!E->bar_insn || !E->bar_live || !E->bar_nlive || !names) ok = 0;
         for (int i = 0; ok && i < n; i++) {
             const ptx_insn_t *in = &f->insns[i];
-            if (in->is_label || !is_sync_op(in->mods[0])) continue;
+            if (in->is_label || !is_stop(in)) continue;
             int k = E->nbar++;
             E->bar_insn[k] = i;
             /* live after the barrier = live-in of its successor */
@@ -2250,7 +2313,7 @@ static void emit_entry(emit_t *E)
             "(void)__ntid0; (void)__ntid1; (void)__ntid2; (void)__ctaid0; (void)__ctaid1; (void)__ctaid2; "
             "(void)__nctaid0; (void)__nctaid1; (void)__nctaid2;\n");
         OUT("static __thread uint8_t *__st; static __thread size_t __stcap;\n");
-        OUT("size_t __need = (size_t)__nt * (4u + %uu + sizeof(struct __live) + 16u + 24u) + 128u;\n", lsz);
+        OUT("size_t __need = (size_t)__nt * (4u + %uu + sizeof(struct __live) + 16u + 24u + 128u) + 256u;\n", lsz);
         OUT("if (__need > __stcap) { free(__st); __st = (uint8_t *)malloc(__need); __stcap = __st ? __need : 0; }\n");
         OUT("if (!__st) { npu_tctx_t __t0; memset(&__t0, 0, sizeof __t0); __t0.b = b; rt->fault(&__t0, %d, 0, \"out of host memory for the block state\"); return; }\n",
             NPU_FAULT_ILLEGAL_ADDRESS);
@@ -2259,7 +2322,8 @@ static void emit_entry(emit_t *E)
         OUT("struct __live *__L = (struct __live *)(__lfbase + (size_t)__nt * %uu);\n", lsz);
         OUT("uint32_t *__ca = (uint32_t *)(((uintptr_t)(__L + __nt) + 15u) & ~(uintptr_t)15u), *__cb = __ca + __nt, "
             "*__cc2 = __cb + __nt, *__cm = __cc2 + __nt, *__cr = __cm + __nt, *__cp = __cr + __nt;\n"
-            "(void)__cb; (void)__cc2; (void)__cp;\n");
+            "(void)__cb; (void)__cc2; (void)__cp;\n"
+            "uint32_t *__cw = __cp + __nt, *__cwr = __cw + (size_t)__nt * 24u; (void)__cw; (void)__cwr;\n");
         /* kind of each stop point: 1 barrier, 2 shfl, 3 vote, 4 activemask, 5 bar.warp.sync, 6 redux */
         OUT("static const uint8_t __kind[%d] = {0", E->nbar + 1);
         for (int k = 0; k < E->nbar; k++) { int md; OUT(", %d", phase_kind(&f->insns[E->bar_insn[k]], &md)); }
@@ -2311,6 +2375,7 @@ static void emit_entry(emit_t *E)
             "    switch (__kmode[__k]) { case 0: __cr[__i] = __bal == __m; break; case 1: __cr[__i] = __bal != 0; break;\n"
             "      case 2: __cr[__i] = __bal == 0 || __bal == __m; break; default: __cr[__i] = __bal; } break; }\n"
             "  case 4: __cr[__i] = __peers; break;\n"
+            "  case 7: if (__i == __base + (uint32_t)__builtin_ctz(__peers)) __wmma_mma(__cw + (size_t)__base * 24u, __cwr + (size_t)__base * 8u, __kmode[__k]); break;\n"
             "  case 6: { uint32_t __acc = 0; int __first = 1;\n"
             "    for (uint32_t __j = 0; __j < 32; __j++) { if (!(__m >> __j & 1)) continue; uint32_t __v = __ca[__base + __j];\n"
             "      if (__first) { __acc = __v; __first = 0; continue; }\n"

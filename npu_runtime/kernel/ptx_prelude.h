@@ -324,3 +324,51 @@ P_INL uint32_t __fns(uint32_t mask, uint32_t base, int32_t off) {
     for (int i = (int)base; i >= 0 && i < 32; i += step)
         if ((mask >> i) & 1 && --n == 0) return (uint32_t)i;
     return 0xffffffffu; }
+
+/* ---- wmma m16n16k16: fragments are opaque in PTX; here lane l holds the tile's elements
+ * 8l .. 8l+7 in row-major order of the logical matrix (A: m x k, B: k x n, C/D: m x n).
+ * f16/bf16 fragments pack two elements per b32 register (registers 4..7 unused), f32
+ * fragments hold one element per register. ---- */
+P_INL const uint8_t *__wmma_at(const uint8_t *p, uint32_t e, uint32_t stride, int col, int esz) {
+    uint32_t r = e >> 4, c = e & 15u;
+    return p + (size_t)(col ? (c * stride + r) : (r * stride + c)) * (size_t)esz; }
+P_INL void __wmma_ld16(const uint8_t *p, uint32_t stride, int col, uint32_t lane, uint32_t *o) {
+    for (int j = 0; j < 4; j++) {
+        uint32_t e = 8u * lane + 2u * (uint32_t)j;
+        uint16_t h0, h1; memcpy(&h0, __wmma_at(p, e, stride, col, 2), 2); memcpy(&h1, __wmma_at(p, e + 1, stride, col, 2), 2);
+        o[j] = (uint32_t)h0 | ((uint32_t)h1 << 16);
+    }
+    for (int j = 4; j < 8; j++) o[j] = 0; }
+P_INL void __wmma_ld32(const uint8_t *p, uint32_t stride, int col, uint32_t lane, uint32_t *o) {
+    for (int i = 0; i < 8; i++) memcpy(&o[i], __wmma_at(p, 8u * lane + (uint32_t)i, stride, col, 4), 4); }
+P_INL void __wmma_st32(uint8_t *p, uint32_t stride, int col, uint32_t lane, const uint32_t *v) {
+    for (int i = 0; i < 8; i++) memcpy((uint8_t *)__wmma_at(p, 8u * lane + (uint32_t)i, stride, col, 4), &v[i], 4); }
+P_INL void __wmma_st16(uint8_t *p, uint32_t stride, int col, uint32_t lane, const uint32_t *v) {
+    for (int j = 0; j < 4; j++) {
+        uint32_t e = 8u * lane + 2u * (uint32_t)j;
+        uint16_t h0 = (uint16_t)v[j], h1 = (uint16_t)(v[j] >> 16);
+        memcpy((uint8_t *)__wmma_at(p, e, stride, col, 2), &h0, 2); memcpy((uint8_t *)__wmma_at(p, e + 1, stride, col, 2), &h1, 2);
+    } }
+/* w: 32 lanes x {a[8], b[8], c[8]}; r: 32 lanes x d[8]. mode: 1 c is f16, 2 d is f16, 4 a/b bf16 */
+static void __attribute__((unused, noinline)) __wmma_mma(const uint32_t *w, uint32_t *r, int mode) {
+    float A[256], B[256], C[256];
+    for (int l = 0; l < 32; l++) {
+        const uint32_t *x = w + 24 * l;
+        for (int i = 0; i < 8; i++) {
+            uint32_t e = 8u * (uint32_t)l + (uint32_t)i;
+            uint16_t ha = (uint16_t)(x[i >> 1] >> (16 * (i & 1))), hb = (uint16_t)(x[8 + (i >> 1)] >> (16 * (i & 1)));
+            A[e] = (float)((mode & 4) ? __b2d(ha) : __h2d(ha));
+            B[e] = (float)((mode & 4) ? __b2d(hb) : __h2d(hb));
+            C[e] = (mode & 1) ? (float)__h2d((uint16_t)(x[16 + (i >> 1)] >> (16 * (i & 1)))) : __u2f(x[16 + i]);
+        }
+    }
+    for (int l = 0; l < 32; l++)
+        for (int i = 0; i < 8; i++) {
+            uint32_t e = 8u * (uint32_t)l + (uint32_t)i, m = e >> 4, n = e & 15u;
+            float acc = C[e];
+            for (int k = 0; k < 16; k++) acc = fmaf(A[m * 16 + k], B[k * 16 + n], acc);
+            if (mode & 2) {
+                uint16_t h = __d2h((double)acc, 0);
+                if (i & 1) r[8 * l + (i >> 1)] |= (uint32_t)h << 16; else r[8 * l + (i >> 1)] = h;
+            } else r[8 * l + i] = __f2u(acc);
+        } }
