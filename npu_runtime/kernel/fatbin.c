@@ -173,6 +173,18 @@ static npu_status_t fb_decode(const fb_entry_t *e, npu_ptx_image_t *img)
         if (e->compressed_size == 0 || e->compressed_size > e->payload_size ||
             e->uncompressed_size == 0 || e->uncompressed_size > FB_MAX_PTX)
             return NPU_EFATBIN;
+        /* The declared size must be reachable from the payload before we allocate it: an LZ4
+         * block expands at most ~255x; a zstd frame states its size (nvcc's do), else each
+         * block of at most 128 KiB costs at least 4 bytes. */
+        if (e->flags & FB_FLAG_ZSTD) {
+            unsigned long long fcs = ZSTD_getFrameContentSize(e->payload, e->compressed_size);
+            if (fcs == ZSTD_CONTENTSIZE_ERROR ||
+                (fcs != ZSTD_CONTENTSIZE_UNKNOWN && fcs != e->uncompressed_size) ||
+                (fcs == ZSTD_CONTENTSIZE_UNKNOWN && e->uncompressed_size / 32768 > e->compressed_size))
+                return NPU_EFATBIN;
+        } else if (e->uncompressed_size > 256ull * e->compressed_size) {
+            return NPU_EFATBIN;
+        }
         cap = (size_t)e->uncompressed_size;
         buf = malloc(cap + 1);
         if (!buf)
