@@ -185,7 +185,7 @@ static inline unsigned bin_ceil(size_t u)
     return bin_floor(u + ((size_t)1 << (ilog2(u) - 4)) - 1);
 }
 
-static void bins_insert(bins_t *bs, blk_t *b, size_t units)
+static inline __attribute__((always_inline)) void bins_insert(bins_t *bs, blk_t *b, size_t units)
 {
     unsigned i = bin_floor(units);
     b->bin = (uint16_t)i;
@@ -197,7 +197,7 @@ static void bins_insert(bins_t *bs, blk_t *b, size_t units)
     bs->map[i / 64] |= 1ull << (i % 64);
 }
 
-static void bins_remove(bins_t *bs, blk_t *b)
+static inline __attribute__((always_inline)) void bins_remove(bins_t *bs, blk_t *b)
 {
     unsigned i = b->bin;
     if (b->fprev)
@@ -212,7 +212,7 @@ static void bins_remove(bins_t *bs, blk_t *b)
 }
 
 /* A free block of at least `units` (unit = 1 << shift bytes), removed from the bins. */
-static blk_t *bins_take(bins_t *bs, size_t units, unsigned shift)
+static inline __attribute__((always_inline)) blk_t *bins_take(bins_t *bs, size_t units, unsigned shift)
 {
     unsigned i = bin_ceil(units);
     unsigned w = i / 64;
@@ -235,7 +235,7 @@ static blk_t *bins_take(bins_t *bs, size_t units, unsigned shift)
 }
 
 /* ------------------------------------------------------------ block structs ---- */
-static blk_t *blk_new_locked(devmem_t *dm)
+static inline blk_t *blk_new_locked(devmem_t *dm)
 {
     if (!dm->spare) {
         blk_t *chunk = calloc(128, sizeof *chunk);
@@ -252,7 +252,7 @@ static blk_t *blk_new_locked(devmem_t *dm)
     return b;
 }
 
-static void blk_del_locked(devmem_t *dm, blk_t *b)
+static inline void blk_del_locked(devmem_t *dm, blk_t *b)
 {
     b->state = B_FREE;
     b->addr = 0;
@@ -415,7 +415,7 @@ static void account_reserve_locked(heap_t *h, long long delta)
     if (dm->reserved > dm->peak_reserved) dm->peak_reserved = dm->reserved;
 }
 
-static void account_alloc_locked(heap_t *h, long long delta)
+static inline void account_alloc_locked(heap_t *h, long long delta)
 {
     devmem_t *dm = h->dm;
     h->allocated += (size_t)delta;
