@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# make_seeds.sh - regenerates the seed corpora in tests/fuzz/seeds/ with nvcc:
+#   fatbin/  nvcc -fatbin of a few test programs: zstd (default), LZ4 (--compress-mode=speed),
+#            stored (--compress-mode=none), multi-arch, and a -rdc=true set as a version-2
+#            wrapper input (mode byte 2, objects split by "FBSP"); byte 0 of each seed is the
+#            harness's mode byte (see fuzz_fatbin.c)
+#   ptx/     nvcc -ptx of test programs, plus tests/ptx/*.ptx and bench/jit_kernels.ptx
+# Run by hand when the test programs change; run_fuzz.sh only reads the committed seeds.
+set -eu
+cd "$(dirname "$0")/../.."
+NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
+S=tests/fuzz/seeds
+TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+mkdir -p "$S/fatbin" "$S/ptx"
+progs="k_reduction k_sync k_shfl k_atomics_shared k_sgemm k_half k_calls k_local_stack k_vote
+       k_state_spaces k_printf k_fnptr k_match_redux k_named_barriers k_vector_mem k_cvt k_bitops
+       k_texture k_wmma k_cp_async k_grid_sync k_math_float k_malloc k_assert"
+for p in $progs; do
+    "$NVCC" -ptx -arch=sm_90 -Itests "tests/cuda/$p.cu" -o "$S/ptx/$p.ptx" || echo "skip ptx $p"
+done
+cp tests/ptx/*.ptx "$S/ptx/"
+[ -f bench/jit_kernels.ptx ] && cp bench/jit_kernels.ptx "$S/ptx/"
+fb() { # name mode-byte nvcc-args...
+    local name=$1 mode=$2; shift 2
+    "$NVCC" -fatbin -Itests "$@" -o "$TMP/$name.fatbin" || { echo "skip fatbin $name"; return 0; }
+    { printf "\\x$mode"; cat "$TMP/$name.fatbin"; } > "$S/fatbin/$name"
+}
+fb reduction_zstd 00 -arch=sm_90 tests/cuda/k_reduction.cu
+fb reduction_lz4 00 -arch=sm_90 --compress-mode=speed tests/cuda/k_reduction.cu
+fb reduction_none 01 -arch=sm_90 --compress-mode=none tests/cuda/k_reduction.cu
+fb sync_multiarch 01 -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=[sm_90,compute_90] tests/cuda/k_sync.cu
+fb shfl_none 00 -arch=sm_90 --compress-mode=none tests/cuda/k_shfl.cu
+fb noptx 00 -gencode arch=compute_90,code=sm_90 tests/cuda/k_vote.cu
+# -rdc=true objects: each object's fatbin carries its own PTX (with an options string)
+"$NVCC" -fatbin -rdc=true -arch=sm_90 --compress-mode=none -Itests tests/cuda/k_rdc.cu -o "$TMP/a.fatbin"
+"$NVCC" -fatbin -rdc=true -arch=sm_90 -Itests -x cu tests/cuda/k_rdc_b.cu.inc -o "$TMP/b.fatbin"
+{ printf '\x02'; cat "$TMP/a.fatbin"; printf 'FBSP'; cat "$TMP/a.fatbin"; printf 'FBSP'; cat "$TMP/b.fatbin"; } > "$S/fatbin/rdc_v2"
+ls -la "$S/fatbin" "$S/ptx" | tail -n +1
