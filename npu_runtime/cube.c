@@ -30,6 +30,7 @@
  * 0.77-1.32 (same noise either way; no systematic gap in repeated 4096^3 side-by-sides).
  */
 #include "npu_cube.h"
+#include "npu_obs.h"  /* observability (npu_obs.h) */
 
 #include <cblas.h>
 #include <math.h>
@@ -651,6 +652,7 @@ static npu_status_t run_i32(const npu_cube_gemm_t *g)
 
 npu_status_t npu_cube_gemm_run(const npu_cube_gemm_t *g)
 {
+    NPU_OBS_GEMM_SCOPE(g);  /* observability (npu_obs.h) */
     npu_status_t st = npu_cube_gemm_check(g);
     if (st != NPU_OK)
         return st;

@@ -20,6 +20,7 @@
  * host thread, no lock.
  */
 #include "npu.h"
+#include "npu_obs.h"  /* observability (npu_obs.h) */
 
 #include <ctype.h>
 #include <pthread.h>
@@ -216,6 +217,7 @@ static void device_init_once(void)
     NPU_INFO("%d NPU device(s) visible of %d, %zu MiB each, %lld cores", g_dev.nvis,
              g_dev.nphys, cap >> 20, sms);
     atomic_store_explicit(&g_ready, 1, memory_order_release);
+    npu_obs_init();  /* observability (npu_obs.h) */
 }
 
 npu_status_t npu_init(void)

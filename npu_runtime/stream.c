@@ -70,6 +70,7 @@
  */
 #include "npu.h"
 #include "stream_internal.h"
+#include "npu_obs.h"  /* observability (npu_obs.h) */
 
 #include <errno.h>
 #include <pthread.h>
@@ -287,7 +288,7 @@ static void item_execute(npu_stream_t *s, npu_item_t *it)
         if (!(it->flags & NPU_ITEM_INTERNAL) && npu_status_is_sticky(npu_device_error(s->dev)))
             st = NPU_OK;             /* skipped: the device is poisoned */
         else
-            st = it->run(it);
+            st = NPU_OBS_ITEM_RUN(s->dev, s->id, it->run(it));  /* observability (npu_obs.h) */
         if (st != NPU_OK)
             npu_device_set_error(s->dev, st);
     }
@@ -845,6 +846,7 @@ npu_status_t npu_stream_host_fn(npu_stream_t *p, void (*fn)(void *), void *arg)
 /* Copy rows: a[0] dst, a[1] dpitch, a[2] src, a[3] spitch, a[4] width, a[5] height. */
 static npu_status_t run_copy2d(npu_item_t *it)
 {
+    NPU_OBS_COPY_SCOPE(it->a[0].p, it->a[2].p, it->a[4].u * it->a[5].u);  /* observability (npu_obs.h) */
     char *dst = it->a[0].p;
     const char *src = it->a[2].p;
     size_t dp = it->a[1].u, sp = it->a[3].u, w = it->a[4].u, h = it->a[5].u;
@@ -864,6 +866,7 @@ static npu_status_t run_copy2d(npu_item_t *it)
 /* Set rows: a[0] dst, a[1] pitch, a[2] value, a[4] width, a[5] height. */
 static npu_status_t run_set2d(npu_item_t *it)
 {
+    NPU_OBS_SET_SCOPE(it->a[0].p, it->a[4].u * it->a[5].u);  /* observability (npu_obs.h) */
     char *dst = it->a[0].p;
     size_t p = it->a[1].u, w = it->a[4].u, h = it->a[5].u;
     int v = it->a[2].i;

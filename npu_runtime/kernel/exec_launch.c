@@ -7,6 +7,7 @@
  */
 #include "npu_kernel.h"
 #include "exec_internal.h"
+#include "../npu_obs.h"  /* observability (npu_obs.h) */
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@ typedef struct launch_item {
 static npu_status_t launch_run(void *arg)
 {
     launch_item_t *li = arg;
+    NPU_OBS_KERNEL_SCOPE(li->info, li->grid, li->block);  /* observability (npu_obs.h) */
     if (li->native)
         return npu_override_call(li->native, li->info, li->grid, li->block, li->dyn_shared,
                                  li->params);
