@@ -81,4 +81,10 @@ npu_status_t drv_func_resolve(CUfunction f, npu_kfunc_t **out);
 /* driver_ctx.c: device attribute, shared with cuDeviceGetProperties / occupancy. */
 CUresult drv_device_attr(int *v, int attr, int dev);
 
+/* dark_api.c: the private table cuGetExportTable hands out for a UUID (NULL: none). */
+const void *drv_export_table(const unsigned char uuid[16]);
+/* dark_api.c: calls the context-local-storage destructors of a context being destroyed or
+ * reset (primary), and forgets its entries. */
+void drv_cls_context_gone(drv_ctx_t *c);
+
 #endif

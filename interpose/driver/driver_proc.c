@@ -18,9 +18,10 @@
  * 2-vCPU VM, resolving all 448 base names once takes 1.4 ms (3.1 us a name), paid once at
  * start-up by a program that resolves everything, so a hash table would save nothing visible.
  *
- * cuGetExportTable serves NVIDIA's private interfaces (undocumented UUID-keyed tables); none
- * exists here, so it returns CUDA_ERROR_NOT_SUPPORTED. NVRTC calls it when a libcuda.so.1 is
- * loaded and carries on without the table (tests/cuda/nvrtc_*.cu).
+ * cuGetExportTable serves NVIDIA's private interfaces (undocumented UUID-keyed tables): the
+ * ones a statically linked cudart needs are in dark_api.c; any other UUID answers
+ * CUDA_ERROR_NOT_SUPPORTED. NVRTC calls it when a libcuda.so.1 is loaded and carries on
+ * without the tables it asks for (tests/cuda/nvrtc_*.cu).
  */
 #include "interpose/driver/driver_internal.h"
 
@@ -119,6 +120,8 @@ NPU_EXPORT CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *p
     if (!ppExportTable || !pExportTableId)
         return CUDA_ERROR_INVALID_VALUE;
     const unsigned char *u = (const unsigned char *)pExportTableId->bytes;
+    if ((*ppExportTable = drv_export_table(u)) != NULL)
+        return CUDA_SUCCESS;
     NPU_DEBUG("cuGetExportTable: no table %02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
               u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
               u[14], u[15]);
