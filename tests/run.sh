@@ -2,6 +2,9 @@
 # tests/run.sh - runs every test tier and ends with one line: "N passed, M failed".
 #   tests/unit/test_*.c    C tests linked with build/libnpu_runtime.a (runtime internals)
 #   tests/cuda/*.cu        CUDA programs built with `nvcc -cudart shared`, run under LD_PRELOAD
+#                          with build/lib first on LD_LIBRARY_PATH, as the launcher does (a
+#                          static-cudart test, "// NVCC_FLAGS: -cudart static", dlopens the
+#                          libcuda.so.1 drop-in from there)
 #                          (a line "// NVCC_FLAGS: ..." adds nvcc flags, "// ENV: A=1 B=2" sets
 #                          environment, "// EXPECT_EXIT: n" expects exit code n, "// XFAIL: why"
 #                          marks a test of a feature not built yet: it still runs; a failure
@@ -73,7 +76,7 @@ for src in $(ls tests/cuda/*.cu 2>/dev/null | grep -E "$FILTER"); do
     expect=$(sed -n 's|^// EXPECT_EXIT: *||p' "$src" | head -1); expect=${expect:-0}
     xfail=$(sed -n 's|^// XFAIL: *||p' "$src" | head -1)
     if [ -x "$T/cuda/$name" ]; then
-        run_prog "cuda/$name" "$log" "$expect" "$xfail" env $envs LD_PRELOAD="$B/lib/libtransfer_to_npu.so" "$T/cuda/$name"
+        run_prog "cuda/$name" "$log" "$expect" "$xfail" env $envs LD_PRELOAD="$B/lib/libtransfer_to_npu.so" LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$T/cuda/$name"
     else echo "build failed" >"$log"; cat "$T/logs/build-cuda-$name.log" >>"$log" 2>/dev/null; result "cuda/$name" 1 "$log"; fi
 done
 
