@@ -12,8 +12,8 @@
  *
  * Cost when report and trace are off: every hook below is one predictable branch on
  * npu_obs_flags, which is read-only after npu_obs_init (the environment is read once). Before
- * init the flag holds NPU_OBS_UNINIT, so the very first hook takes the slow path, initialises,
- * and records the call if the environment asks for it.
+ * init the flag holds NPU_OBS_UNINIT, so the very first hook takes the slow path, reads the
+ * environment, and records the call if the environment asks for it.
  *
  * Hooks (each a single line in another module's file, marked "observability"):
  *   NPU_API_SCOPE(__func__);                    first statement of every exported CUDA entry
@@ -49,8 +49,10 @@ enum {
 extern unsigned npu_obs_flags;
 
 /* Reads the environment once, registers the exit handler, starts the npu-smi publisher.
- * Idempotent; called from npu_init (device.c) and from the first hook. Never calls npu_init. */
+ * Idempotent; called from npu_init (device.c). Never calls npu_init. A hook that runs before
+ * it (registration from static constructors) only reads the environment. */
 void npu_obs_init(void);
+unsigned npu_obs_flags_now(void);      /* the flags, reading the environment if needed */
 
 /* Kinds of spans and NPU operations. */
 enum npu_obs_kind {

@@ -116,12 +116,7 @@ void npu_report_unsupported(const char *api_name)
 {
     if (!api_name)
         return;
-    unsigned f = __atomic_load_n(&npu_obs_flags, __ATOMIC_ACQUIRE);
-    if (f & NPU_OBS_UNINIT) {
-        npu_obs_init();
-        f = __atomic_load_n(&npu_obs_flags, __ATOMIC_ACQUIRE);
-    }
-    if (!(f & NPU_OBS_REPORT))
+    if (!(npu_obs_flags_now() & NPU_OBS_REPORT))
         return;
     api_ent_t *e = api_find(api_name);
     if (e)
@@ -297,7 +292,6 @@ static const rule_t npu_ops[] = {
     { "cuGetProcAddress", "driver entry point table" },
     { "cuGetExportTable", "driver export table" },
     { "cuInit", "npu_init (aclInit)" },
-    { "cu", "driver API" },
     { "cublasLt", "npu_cube_gemm_run (cube GEMM with epilogue, aclnnMatmul)" },
     { "cublasGemm", "npu_cube_gemm_run (cube GEMM, aclnnMatmul)" },
     { "cublasSgemm", "npu_cube_gemm_run (cube GEMM, aclnnMatmul)" },
@@ -311,6 +305,7 @@ static const rule_t npu_ops[] = {
     { "cublasGet", "cuBLAS handle state" },
     { "cublas", "BLAS level 1/2 on the stream (OpenBLAS)" },
     { "curand", "host/device random generators on the stream" },
+    { "cu", "driver API" },
 };
 
 static const rule_t suggestions[] = {

@@ -32,8 +32,9 @@
  * stream item running on the thread (a thread-local set by NPU_OBS_ITEM_RUN), else the host
  * thread.
  *
- * Completion. npu_obs_init registers one atexit handler (at the first CUDA call, never in a
- * constructor); it removes the npu-smi entry, writes the trace, then the report. A forked
+ * Completion. Hooks that run before npu_init (registration calls from a program's static
+ * constructors) only read the environment. npu_obs_init, called by npu_init, registers one
+ * atexit handler (never from a constructor); it removes the npu-smi entry, writes the trace, then the report. A forked
  * child inherits the handler and does nothing in it (pid check).
  *
  * Decision: complete events written at span end, per-thread buffers, no lock. Measured on
@@ -78,7 +79,7 @@ typedef struct tbuf {
     ev_t *chunk[MAX_CHUNKS];
 } tbuf_t;
 
-static pthread_once_t obs_once = PTHREAD_ONCE_INIT;
+static pthread_once_t obs_once = PTHREAD_ONCE_INIT, env_once = PTHREAD_ONCE_INIT;
 static pid_t obs_pid;
 static char trace_path[4096];
 static _Atomic(tbuf_t *) tbufs;
@@ -106,7 +107,9 @@ static void obs_atexit(void)
         npu_obs_report_write();
 }
 
-static void obs_init_once(void)
+/* Reads the environment (no side effect: safe from a static constructor's registration
+ * call, before npu_init). */
+static void obs_env_once(void)
 {
     unsigned f = 0;
     obs_pid = getpid();
@@ -121,9 +124,15 @@ static void obs_init_once(void)
     long long cap = npu_env_ll("TRANSFER_TO_NPU_TRACE_MAX", 1000000);
     if (cap > 0)
         ev_cap = (uint64_t)cap;
+    __atomic_store_n(&npu_obs_flags, f, __ATOMIC_RELEASE);
+}
+
+/* The runtime starts: the exit handler and the npu-smi publisher. */
+static void obs_init_once(void)
+{
+    pthread_once(&env_once, obs_env_once);
     atexit(obs_atexit);
     npu_obs_smi_start();
-    __atomic_store_n(&npu_obs_flags, f, __ATOMIC_RELEASE);
 }
 
 void npu_obs_init(void)
@@ -135,10 +144,15 @@ static inline unsigned flags_now(void)
 {
     unsigned f = __atomic_load_n(&npu_obs_flags, __ATOMIC_ACQUIRE);
     if (__builtin_expect(f & NPU_OBS_UNINIT, 0)) {
-        npu_obs_init();
+        pthread_once(&env_once, obs_env_once);
         f = __atomic_load_n(&npu_obs_flags, __ATOMIC_ACQUIRE);
     }
     return f;
+}
+
+unsigned npu_obs_flags_now(void)
+{
+    return flags_now();
 }
 
 /* -------------------------------------------------------------- recording ---- */

@@ -62,6 +62,7 @@ static __thread cudaError_t last_error;
 
 void shim_set_last_error(cudaError_t e)
 {
+    if (e != cudaErrorNotReady) npu_obs_api_error((int)e);  /* observability (npu_obs.h) */
     if (e != cudaSuccess && e != cudaErrorNotReady)
         last_error = e;
 }
@@ -107,6 +108,7 @@ void shim_unsupported_once(const char *api_name)
 {
     if (!api_name)
         api_name = "(unnamed API)";
+    npu_report_unsupported(api_name);  /* observability (npu_obs.h) */
     int first = 0;
     pthread_mutex_lock(&unsupported_lock);
     unsupported_name_t *e;

@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 #include <cublas_api.h>
 #include "npu_runtime/npu.h"
+#include "npu_runtime/npu_obs.h"  /* observability (npu_obs.h) */
 
 #define NPU_EXPORT __attribute__((visibility("default")))
 

@@ -203,6 +203,7 @@ static const attr_slot_t pref_slots[] = {
 /* ------------------------------------------------------------- handle ---- */
 NPU_EXPORT cublasStatus_t cublasLtCreate(cublasLtHandle_t *lightHandle)
 {
+    NPU_API_SCOPE(__func__);
     if (!lightHandle)
         return CUBLAS_STATUS_INVALID_VALUE;
     if (npu_init() != NPU_OK)
@@ -222,6 +223,7 @@ NPU_EXPORT cublasStatus_t cublasLtCreate(cublasLtHandle_t *lightHandle)
 
 NPU_EXPORT cublasStatus_t cublasLtDestroy(cublasLtHandle_t lightHandle)
 {
+    NPU_API_SCOPE(__func__);
     int dev;
     if (!lt_handle_device(lightHandle, &dev) || lightHandle->magic != LT_HANDLE_MAGIC)
         return CUBLAS_STATUS_NOT_INITIALIZED;
@@ -231,11 +233,12 @@ NPU_EXPORT cublasStatus_t cublasLtDestroy(cublasLtHandle_t lightHandle)
     return CUBLAS_STATUS_SUCCESS;
 }
 
-NPU_EXPORT size_t cublasLtGetVersion(void) { return CUBLAS_VERSION; }
-NPU_EXPORT size_t cublasLtGetCudartVersion(void) { return CUDART_VERSION; }
+NPU_EXPORT size_t cublasLtGetVersion(void) { NPU_API_SCOPE(__func__); return CUBLAS_VERSION; }
+NPU_EXPORT size_t cublasLtGetCudartVersion(void) { NPU_API_SCOPE(__func__); return CUDART_VERSION; }
 
 NPU_EXPORT cublasStatus_t cublasLtGetProperty(libraryPropertyType type, int *value)
 {
+    NPU_API_SCOPE(__func__);
     if (!value)
         return CUBLAS_STATUS_INVALID_VALUE;
     switch (type) {
@@ -264,6 +267,7 @@ NPU_EXPORT cublasStatus_t cublasLtMatrixLayoutInit_internal(cublasLtMatrixLayout
                                                             cudaDataType type, uint64_t rows, uint64_t cols,
                                                             int64_t ld)
 {
+    NPU_API_SCOPE(__func__);
     if (!matLayout)
         return CUBLAS_STATUS_INVALID_VALUE;
     if (size < sizeof(lt_layout_t))
@@ -275,6 +279,7 @@ NPU_EXPORT cublasStatus_t cublasLtMatrixLayoutInit_internal(cublasLtMatrixLayout
 NPU_EXPORT cublasStatus_t cublasLtMatrixLayoutCreate(cublasLtMatrixLayout_t *matLayout, cudaDataType type,
                                                      uint64_t rows, uint64_t cols, int64_t ld)
 {
+    NPU_API_SCOPE(__func__);
     if (!matLayout)
         return CUBLAS_STATUS_INVALID_VALUE;
     cublasLtMatrixLayoutOpaque_t *p = calloc(1, sizeof *p);
@@ -287,6 +292,7 @@ NPU_EXPORT cublasStatus_t cublasLtMatrixLayoutCreate(cublasLtMatrixLayout_t *mat
 
 NPU_EXPORT cublasStatus_t cublasLtMatrixLayoutDestroy(cublasLtMatrixLayout_t matLayout)
 {
+    NPU_API_SCOPE(__func__);
     if (!matLayout)
         return CUBLAS_STATUS_SUCCESS;
     if (!layout_ok(matLayout))
@@ -300,6 +306,7 @@ NPU_EXPORT cublasStatus_t cublasLtMatrixLayoutSetAttribute(cublasLtMatrixLayout_
                                                            cublasLtMatrixLayoutAttribute_t attr,
                                                            const void *buf, size_t sizeInBytes)
 {
+    NPU_API_SCOPE(__func__);
     if (!layout_ok(matLayout))
         return CUBLAS_STATUS_INVALID_VALUE;
     return attr_set(matLayout, layout_slots, NSLOTS(layout_slots), attr, buf, sizeInBytes);
@@ -309,6 +316,7 @@ NPU_EXPORT cublasStatus_t cublasLtMatrixLayoutGetAttribute(cublasLtMatrixLayout_
                                                            cublasLtMatrixLayoutAttribute_t attr,
                                                            void *buf, size_t sizeInBytes, size_t *sizeWritten)
 {
+    NPU_API_SCOPE(__func__);
     if (!layout_ok(matLayout))
         return CUBLAS_STATUS_INVALID_VALUE;
     return attr_get(matLayout, layout_slots, NSLOTS(layout_slots), attr, buf, sizeInBytes, sizeWritten);
@@ -331,6 +339,7 @@ static void desc_init(lt_desc_t *d, cublasComputeType_t compute, cudaDataType_t 
 NPU_EXPORT cublasStatus_t cublasLtMatmulDescInit_internal(cublasLtMatmulDesc_t matmulDesc, size_t size,
                                                           cublasComputeType_t computeType, cudaDataType_t scaleType)
 {
+    NPU_API_SCOPE(__func__);
     if (!matmulDesc)
         return CUBLAS_STATUS_INVALID_VALUE;
     if (size < sizeof(lt_desc_t))
@@ -342,6 +351,7 @@ NPU_EXPORT cublasStatus_t cublasLtMatmulDescInit_internal(cublasLtMatmulDesc_t m
 NPU_EXPORT cublasStatus_t cublasLtMatmulDescCreate(cublasLtMatmulDesc_t *matmulDesc,
                                                    cublasComputeType_t computeType, cudaDataType_t scaleType)
 {
+    NPU_API_SCOPE(__func__);
     if (!matmulDesc)
         return CUBLAS_STATUS_INVALID_VALUE;
     cublasLtMatmulDescOpaque_t *p = calloc(1, sizeof *p);
@@ -354,6 +364,7 @@ NPU_EXPORT cublasStatus_t cublasLtMatmulDescCreate(cublasLtMatmulDesc_t *matmulD
 
 NPU_EXPORT cublasStatus_t cublasLtMatmulDescDestroy(cublasLtMatmulDesc_t matmulDesc)
 {
+    NPU_API_SCOPE(__func__);
     if (!matmulDesc)
         return CUBLAS_STATUS_SUCCESS;
     if (!desc_ok(matmulDesc))
@@ -367,6 +378,7 @@ NPU_EXPORT cublasStatus_t cublasLtMatmulDescSetAttribute(cublasLtMatmulDesc_t ma
                                                          cublasLtMatmulDescAttributes_t attr,
                                                          const void *buf, size_t sizeInBytes)
 {
+    NPU_API_SCOPE(__func__);
     if (!desc_ok(matmulDesc))
         return CUBLAS_STATUS_INVALID_VALUE;
     return attr_set(matmulDesc, desc_slots, NSLOTS(desc_slots), attr, buf, sizeInBytes);
@@ -376,6 +388,7 @@ NPU_EXPORT cublasStatus_t cublasLtMatmulDescGetAttribute(cublasLtMatmulDesc_t ma
                                                          cublasLtMatmulDescAttributes_t attr, void *buf,
                                                          size_t sizeInBytes, size_t *sizeWritten)
 {
+    NPU_API_SCOPE(__func__);
     if (!desc_ok(matmulDesc))
         return CUBLAS_STATUS_INVALID_VALUE;
     return attr_get(matmulDesc, desc_slots, NSLOTS(desc_slots), attr, buf, sizeInBytes, sizeWritten);
@@ -394,6 +407,7 @@ static void pref_init(lt_pref_t *p)
 
 NPU_EXPORT cublasStatus_t cublasLtMatmulPreferenceInit_internal(cublasLtMatmulPreference_t pref, size_t size)
 {
+    NPU_API_SCOPE(__func__);
     if (!pref)
         return CUBLAS_STATUS_INVALID_VALUE;
     if (size < sizeof(lt_pref_t))
@@ -404,6 +418,7 @@ NPU_EXPORT cublasStatus_t cublasLtMatmulPreferenceInit_internal(cublasLtMatmulPr
 
 NPU_EXPORT cublasStatus_t cublasLtMatmulPreferenceCreate(cublasLtMatmulPreference_t *pref)
 {
+    NPU_API_SCOPE(__func__);
     if (!pref)
         return CUBLAS_STATUS_INVALID_VALUE;
     cublasLtMatmulPreferenceOpaque_t *p = calloc(1, sizeof *p);
@@ -416,6 +431,7 @@ NPU_EXPORT cublasStatus_t cublasLtMatmulPreferenceCreate(cublasLtMatmulPreferenc
 
 NPU_EXPORT cublasStatus_t cublasLtMatmulPreferenceDestroy(cublasLtMatmulPreference_t pref)
 {
+    NPU_API_SCOPE(__func__);
     if (!pref)
         return CUBLAS_STATUS_SUCCESS;
     if (!pref_ok(pref))
@@ -429,6 +445,7 @@ NPU_EXPORT cublasStatus_t cublasLtMatmulPreferenceSetAttribute(cublasLtMatmulPre
                                                                cublasLtMatmulPreferenceAttributes_t attr,
                                                                const void *buf, size_t sizeInBytes)
 {
+    NPU_API_SCOPE(__func__);
     if (!pref_ok(pref))
         return CUBLAS_STATUS_INVALID_VALUE;
     return attr_set(pref, pref_slots, NSLOTS(pref_slots), attr, buf, sizeInBytes);
@@ -438,6 +455,7 @@ NPU_EXPORT cublasStatus_t cublasLtMatmulPreferenceGetAttribute(cublasLtMatmulPre
                                                                cublasLtMatmulPreferenceAttributes_t attr,
                                                                void *buf, size_t sizeInBytes, size_t *sizeWritten)
 {
+    NPU_API_SCOPE(__func__);
     if (!pref_ok(pref))
         return CUBLAS_STATUS_INVALID_VALUE;
     return attr_get(pref, pref_slots, NSLOTS(pref_slots), attr, buf, sizeInBytes, sizeWritten);
@@ -581,6 +599,7 @@ NPU_EXPORT cublasStatus_t cublasLtMatmulAlgoGetHeuristic(cublasLtHandle_t lightH
                                                          cublasLtMatmulHeuristicResult_t heuristicResultsArray[],
                                                          int *returnAlgoCount)
 {
+    NPU_API_SCOPE(__func__);
     int dev;
     if (!lt_handle_device(lightHandle, &dev))
         return CUBLAS_STATUS_NOT_INITIALIZED;
@@ -607,6 +626,7 @@ NPU_EXPORT cublasStatus_t cublasLtMatmulAlgoGetIds(cublasLtHandle_t lightHandle,
                                                    cudaDataType_t Ctype, cudaDataType_t Dtype, int requestedAlgoCount,
                                                    int algoIdsArray[], int *returnAlgoCount)
 {
+    NPU_API_SCOPE(__func__);
     int dev;
     if (!lt_handle_device(lightHandle, &dev))
         return CUBLAS_STATUS_NOT_INITIALIZED;
@@ -622,6 +642,7 @@ NPU_EXPORT cublasStatus_t cublasLtMatmulAlgoInit(cublasLtHandle_t lightHandle, c
                                                  cudaDataType_t Ctype, cudaDataType_t Dtype, int algoId,
                                                  cublasLtMatmulAlgo_t *algo)
 {
+    NPU_API_SCOPE(__func__);
     int dev;
     if (!lt_handle_device(lightHandle, &dev))
         return CUBLAS_STATUS_NOT_INITIALIZED;
@@ -637,6 +658,7 @@ NPU_EXPORT cublasStatus_t cublasLtMatmulAlgoCheck(cublasLtHandle_t lightHandle, 
                                                   const cublasLtMatmulAlgo_t *algo,
                                                   cublasLtMatmulHeuristicResult_t *result)
 {
+    NPU_API_SCOPE(__func__);
     int dev;
     if (!lt_handle_device(lightHandle, &dev))
         return CUBLAS_STATUS_NOT_INITIALIZED;
@@ -664,6 +686,7 @@ NPU_EXPORT cublasStatus_t cublasLtMatmul(cublasLtHandle_t lightHandle, cublasLtM
                                          cublasLtMatrixLayout_t Ddesc, const cublasLtMatmulAlgo_t *algo,
                                          void *workspace, size_t workspaceSizeInBytes, cudaStream_t stream)
 {
+    NPU_API_SCOPE(__func__);
     int dev;
     if (!lt_handle_device(lightHandle, &dev))
         return CUBLAS_STATUS_NOT_INITIALIZED;

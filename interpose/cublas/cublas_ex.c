@@ -141,7 +141,7 @@ static cublasStatus_t ex_common(cublasHandle_t h, int op, int64_t n, const void 
 NPU_EXPORT cublasStatus_t NAME(cublasHandle_t h, I n, const void *x, cudaDataType xType, I incx,   \
     const void *y, cudaDataType yType, I incy, void *result, cudaDataType resultType,              \
     cudaDataType executionType)                                                                    \
-{ return ex_common(h, OP, n, NULL, CUDA_R_32F, x, xType, incx, y, yType, incy, result, resultType, \
+{ NPU_API_SCOPE(__func__); return ex_common(h, OP, n, NULL, CUDA_R_32F, x, xType, incx, y, yType, incy, result, resultType, \
                    executionType); }
 EX_DOTS(cublasDotEx, EX_DOT, int)
 EX_DOTS(cublasDotEx_64, EX_DOT, int64_t)
@@ -152,7 +152,7 @@ EX_DOTS(cublasDotcEx_64, EX_DOTC, int64_t)
 NPU_EXPORT cublasStatus_t NAME(cublasHandle_t h, I n, const void *alpha, cudaDataType alphaType,   \
     const void *x, cudaDataType xType, I incx, void *y, cudaDataType yType, I incy,                \
     cudaDataType executiontype)                                                                    \
-{ return ex_common(h, EX_AXPY, n, alpha, alphaType, x, xType, incx, y, yType, incy, NULL,          \
+{ NPU_API_SCOPE(__func__); return ex_common(h, EX_AXPY, n, alpha, alphaType, x, xType, incx, y, yType, incy, NULL,          \
                    CUDA_R_32F, executiontype); }
 EX_AXPY_(cublasAxpyEx, int)
 EX_AXPY_(cublasAxpyEx_64, int64_t)
@@ -160,7 +160,7 @@ EX_AXPY_(cublasAxpyEx_64, int64_t)
 #define EX_SCAL_(NAME, I)                                                                          \
 NPU_EXPORT cublasStatus_t NAME(cublasHandle_t h, I n, const void *alpha, cudaDataType alphaType,   \
     void *x, cudaDataType xType, I incx, cudaDataType executionType)                               \
-{ return ex_common(h, EX_SCAL, n, alpha, alphaType, x, xType, incx, NULL, xType, 1, NULL,          \
+{ NPU_API_SCOPE(__func__); return ex_common(h, EX_SCAL, n, alpha, alphaType, x, xType, incx, NULL, xType, 1, NULL,          \
                    CUDA_R_32F, executionType); }
 EX_SCAL_(cublasScalEx, int)
 EX_SCAL_(cublasScalEx_64, int64_t)
@@ -168,7 +168,7 @@ EX_SCAL_(cublasScalEx_64, int64_t)
 #define EX_RED(NAME, OP, I)                                                                        \
 NPU_EXPORT cublasStatus_t NAME(cublasHandle_t h, I n, const void *x, cudaDataType xType, I incx,   \
     void *result, cudaDataType resultType, cudaDataType executionType)                             \
-{ return ex_common(h, OP, n, NULL, CUDA_R_32F, x, xType, incx, NULL, xType, 1, result, resultType, \
+{ NPU_API_SCOPE(__func__); return ex_common(h, OP, n, NULL, CUDA_R_32F, x, xType, incx, NULL, xType, 1, result, resultType, \
                    executionType); }
 EX_RED(cublasNrm2Ex, EX_NRM2, int)
 EX_RED(cublasNrm2Ex_64, EX_NRM2, int64_t)

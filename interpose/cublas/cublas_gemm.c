@@ -177,21 +177,21 @@ static cublasStatus_t gemm_common(cublasHandle_t h, cublasOperation_t ta, cublas
 NPU_EXPORT cublasStatus_t NAME(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,     \
                                I m, I n, I k, const T *alpha, const T *A, I lda, const T *B,     \
                                I ldb, const T *beta, T *C, I ldc)                                \
-{ return gemm_common(h, ta, tb, m, n, k, alpha, A, DT, lda, 0, B, DT, ldb, 0, beta, C, DT, ldc,  \
+{ NPU_API_SCOPE(__func__); return gemm_common(h, ta, tb, m, n, k, alpha, A, DT, lda, 0, B, DT, ldb, 0, beta, C, DT, ldc,  \
                      0, 1, COMP, 0); }
 #define GEMM_BATCHED(NAME, T, DT, COMP, I)                                                      \
 NPU_EXPORT cublasStatus_t NAME(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,     \
                                I m, I n, I k, const T *alpha, const T *const A[], I lda,         \
                                const T *const B[], I ldb, const T *beta, T *const C[], I ldc,    \
                                I batch)                                                          \
-{ return gemm_common(h, ta, tb, m, n, k, alpha, A, DT, lda, 0, B, DT, ldb, 0, beta, C, DT, ldc,  \
+{ NPU_API_SCOPE(__func__); return gemm_common(h, ta, tb, m, n, k, alpha, A, DT, lda, 0, B, DT, ldb, 0, beta, C, DT, ldc,  \
                      0, batch, COMP, 1); }
 #define GEMM_STRIDED(NAME, T, DT, COMP, I)                                                      \
 NPU_EXPORT cublasStatus_t NAME(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,     \
                                I m, I n, I k, const T *alpha, const T *A, I lda, long long sa,   \
                                const T *B, I ldb, long long sb, const T *beta, T *C, I ldc,      \
                                long long sc, I batch)                                            \
-{ return gemm_common(h, ta, tb, m, n, k, alpha, A, DT, lda, sa, B, DT, ldb, sb, beta, C, DT,     \
+{ NPU_API_SCOPE(__func__); return gemm_common(h, ta, tb, m, n, k, alpha, A, DT, lda, sa, B, DT, ldb, sb, beta, C, DT,     \
                      ldc, sc, batch, COMP, 0); }
 #define GEMM_ALL(P, T, DT, COMP)                                                                 \
     GEMM_TYPED(cublas##P##gemm_v2, T, DT, COMP, int)                                             \
@@ -228,7 +228,7 @@ NPU_EXPORT cublasStatus_t NAME(cublasHandle_t h, cublasOperation_t ta, cublasOpe
     I m, I n, I k, const void *alpha, const void *A, cudaDataType Atype, I lda, const void *B,   \
     cudaDataType Btype, I ldb, const void *beta, void *C, cudaDataType Ctype, I ldc,             \
     cublasComputeType_t computeType, cublasGemmAlgo_t algo)                                      \
-{ return gemm_common(h, ta, tb, m, n, k, alpha, A, blas_dtype(Atype), lda, 0, B,                 \
+{ NPU_API_SCOPE(__func__); return gemm_common(h, ta, tb, m, n, k, alpha, A, blas_dtype(Atype), lda, 0, B,                 \
                      blas_dtype(Btype), ldb, 0, beta, C, blas_dtype(Ctype), ldc, 0, 1,            \
                      computeType, 0); }
 GEMM_EX(cublasGemmEx, int)
@@ -239,7 +239,7 @@ NPU_EXPORT cublasStatus_t NAME(cublasHandle_t h, cublasOperation_t ta, cublasOpe
     I m, I n, I k, const void *alpha, const void *const A[], cudaDataType Atype, I lda,          \
     const void *const B[], cudaDataType Btype, I ldb, const void *beta, void *const C[],         \
     cudaDataType Ctype, I ldc, I batch, cublasComputeType_t computeType, cublasGemmAlgo_t algo)  \
-{ return gemm_common(h, ta, tb, m, n, k, alpha, A, blas_dtype(Atype), lda, 0, B,                 \
+{ NPU_API_SCOPE(__func__); return gemm_common(h, ta, tb, m, n, k, alpha, A, blas_dtype(Atype), lda, 0, B,                 \
                      blas_dtype(Btype), ldb, 0, beta, C, blas_dtype(Ctype), ldc, 0, batch,       \
                      computeType, 1); }
 GEMM_BATCHED_EX(cublasGemmBatchedEx, int)
@@ -251,7 +251,7 @@ NPU_EXPORT cublasStatus_t NAME(cublasHandle_t h, cublasOperation_t ta, cublasOpe
     const void *B, cudaDataType Btype, I ldb, long long sb, const void *beta, void *C,           \
     cudaDataType Ctype, I ldc, long long sc, I batch, cublasComputeType_t computeType,           \
     cublasGemmAlgo_t algo)                                                                       \
-{ return gemm_common(h, ta, tb, m, n, k, alpha, A, blas_dtype(Atype), lda, sa, B,                \
+{ NPU_API_SCOPE(__func__); return gemm_common(h, ta, tb, m, n, k, alpha, A, blas_dtype(Atype), lda, sa, B,                \
                      blas_dtype(Btype), ldb, sb, beta, C, blas_dtype(Ctype), ldc, sc, batch,     \
                      computeType, 0); }
 GEMM_STRIDED_EX(cublasGemmStridedBatchedEx, int)
@@ -263,7 +263,7 @@ NPU_EXPORT cublasStatus_t NAME(cublasHandle_t h, cublasOperation_t ta, cublasOpe
     I m, I n, I k, const COMPLEXT *alpha, const void *A, cudaDataType Atype, I lda,              \
     const void *B, cudaDataType Btype, I ldb, const COMPLEXT *beta, void *C, cudaDataType Ctype, \
     I ldc)                                                                                       \
-{ return gemm_common(h, ta, tb, m, n, k, alpha, A, blas_dtype(Atype), lda, 0, B,                 \
+{ NPU_API_SCOPE(__func__); return gemm_common(h, ta, tb, m, n, k, alpha, A, blas_dtype(Atype), lda, 0, B,                 \
                      blas_dtype(Btype), ldb, 0, beta, C, blas_dtype(Ctype), ldc, 0, 1,            \
                      CUBLAS_COMPUTE_32F, 0); }
 GEMM_SEX(cublasSgemmEx, int, float)
@@ -283,6 +283,7 @@ NPU_EXPORT cublasStatus_t NAME(cublasHandle_t h, const cublasOperation_t ta[],  
     const I ldb[], const SCALART *beta, PT *const C[] SIG_TYPES(Ctype), const I ldc[],             \
     I groups, const I gsize[] GROUPED_COMP_##COMP)                                                 \
 {                                                                                                  \
+    NPU_API_SCOPE(__func__);                                                                        \
     BLAS_CHECK_HANDLE(h);                                                                          \
     if (groups < 0 || (groups > 0 && (!ta || !tb || !m || !n || !k || !alpha || !lda || !ldb ||   \
         !beta || !ldc || !gsize)))                                                                 \
@@ -370,12 +371,12 @@ static cublasStatus_t gemv_mixed(cublasHandle_t h, cublasOperation_t tr, int64_t
 NPU_EXPORT cublasStatus_t cublas##P##gemvBatched##SUF(cublasHandle_t h, cublasOperation_t tr, I m, \
     I n, const float *alpha, const TAB *const A[], I lda, const TAB *const x[], I incx,            \
     const float *beta, TY *const y[], I incy, I batch)                                             \
-{ return gemv_mixed(h, tr, m, n, alpha, A, lda, 0, x, incx, 0, beta, (void *)y, incy, 0, batch, 1, \
+{ NPU_API_SCOPE(__func__); return gemv_mixed(h, tr, m, n, alpha, A, lda, 0, x, incx, 0, beta, (void *)y, incy, 0, batch, 1, \
                     DTAB, DTY); }                                                                  \
 NPU_EXPORT cublasStatus_t cublas##P##gemvStridedBatched##SUF(cublasHandle_t h, cublasOperation_t tr,\
     I m, I n, const float *alpha, const TAB *A, I lda, long long sa, const TAB *x, I incx,         \
     long long sx, const float *beta, TY *y, I incy, long long sy, I batch)                         \
-{ return gemv_mixed(h, tr, m, n, alpha, A, lda, sa, x, incx, sx, beta, y, incy, sy, batch, 0,      \
+{ NPU_API_SCOPE(__func__); return gemv_mixed(h, tr, m, n, alpha, A, lda, sa, x, incx, sx, beta, y, incy, sy, batch, 0,      \
                     DTAB, DTY); }
 /* __half and __nv_bfloat16 are C++ types; their ABI is a 16-bit value (uint16_t here). */
 GEMV_MIXED(HSH, uint16_t, NPU_DT_F16, uint16_t, NPU_DT_F16, int, )
@@ -518,10 +519,10 @@ static cublasStatus_t dgmm_common(cublasHandle_t h, cublasSideMode_t side, int64
 NPU_EXPORT cublasStatus_t cublas##P##geam##I(cublasHandle_t h, cublasOperation_t ta,              \
     cublasOperation_t tb, IT##I m, IT##I n, const T *alpha, const T *A, IT##I lda, const T *beta, \
     const T *B, IT##I ldb, T *C, IT##I ldc)                                                      \
-{ return geam_common(h, ta, tb, m, n, alpha, A, lda, beta, B, ldb, C, ldc, DT); }               \
+{ NPU_API_SCOPE(__func__); return geam_common(h, ta, tb, m, n, alpha, A, lda, beta, B, ldb, C, ldc, DT); }               \
 NPU_EXPORT cublasStatus_t cublas##P##dgmm##I(cublasHandle_t h, cublasSideMode_t mode, IT##I m,    \
     IT##I n, const T *A, IT##I lda, const T *x, IT##I incx, T *C, IT##I ldc)                      \
-{ return dgmm_common(h, mode, m, n, A, lda, x, incx, C, ldc, DT); }
+{ NPU_API_SCOPE(__func__); return dgmm_common(h, mode, m, n, A, lda, x, incx, C, ldc, DT); }
 #define IT int
 #define IT_64 int64_t
 GEAM(S, float, NPU_DT_F32, )

@@ -162,6 +162,7 @@ cublasStatus_t blas_wait(npu_stream_t *s)
 /* ----------------------------------------------------------------- handles ---- */
 NPU_EXPORT cublasStatus_t cublasCreate_v2(cublasHandle_t *handle)
 {
+    NPU_API_SCOPE(__func__);
     if (!handle)
         return CUBLAS_STATUS_INVALID_VALUE;
     if (npu_init() != NPU_OK)
@@ -185,6 +186,7 @@ NPU_EXPORT cublasStatus_t cublasCreate_v2(cublasHandle_t *handle)
 
 NPU_EXPORT cublasStatus_t cublasDestroy_v2(cublasHandle_t handle)
 {
+    NPU_API_SCOPE(__func__);
     BLAS_CHECK_HANDLE(handle);
     /* cuBLAS synchronizes before releasing the handle's resources; work already queued
      * carries copies of everything it needs, so waiting is only for the semantics. */
@@ -199,6 +201,7 @@ NPU_EXPORT cublasStatus_t cublasDestroy_v2(cublasHandle_t handle)
 
 NPU_EXPORT cublasStatus_t cublasSetStream_v2(cublasHandle_t handle, cudaStream_t streamId)
 {
+    NPU_API_SCOPE(__func__);
     BLAS_CHECK_HANDLE(handle);
     cudaStream_t old = handle->stream;
     handle->stream = streamId;
@@ -213,6 +216,7 @@ NPU_EXPORT cublasStatus_t cublasSetStream_v2(cublasHandle_t handle, cudaStream_t
 
 NPU_EXPORT cublasStatus_t cublasGetStream_v2(cublasHandle_t handle, cudaStream_t *streamId)
 {
+    NPU_API_SCOPE(__func__);
     BLAS_CHECK_HANDLE(handle);
     if (!streamId)
         return CUBLAS_STATUS_INVALID_VALUE;
@@ -222,6 +226,7 @@ NPU_EXPORT cublasStatus_t cublasGetStream_v2(cublasHandle_t handle, cudaStream_t
 
 NPU_EXPORT cublasStatus_t cublasSetPointerMode_v2(cublasHandle_t handle, cublasPointerMode_t mode)
 {
+    NPU_API_SCOPE(__func__);
     BLAS_CHECK_HANDLE(handle);
     if (mode != CUBLAS_POINTER_MODE_HOST && mode != CUBLAS_POINTER_MODE_DEVICE)
         return CUBLAS_STATUS_INVALID_VALUE;
@@ -231,6 +236,7 @@ NPU_EXPORT cublasStatus_t cublasSetPointerMode_v2(cublasHandle_t handle, cublasP
 
 NPU_EXPORT cublasStatus_t cublasGetPointerMode_v2(cublasHandle_t handle, cublasPointerMode_t *mode)
 {
+    NPU_API_SCOPE(__func__);
     BLAS_CHECK_HANDLE(handle);
     if (!mode)
         return CUBLAS_STATUS_INVALID_VALUE;
@@ -240,6 +246,7 @@ NPU_EXPORT cublasStatus_t cublasGetPointerMode_v2(cublasHandle_t handle, cublasP
 
 NPU_EXPORT cublasStatus_t cublasSetMathMode(cublasHandle_t handle, cublasMath_t mode)
 {
+    NPU_API_SCOPE(__func__);
     BLAS_CHECK_HANDLE(handle);
     unsigned base = (unsigned)mode & 0xf, flags = (unsigned)mode & ~0xfu;
     if (base > CUBLAS_FP32_EMULATED_BF16X9_MATH && base != CUBLAS_FP64_EMULATED_FIXEDPOINT_MATH)
@@ -252,6 +259,7 @@ NPU_EXPORT cublasStatus_t cublasSetMathMode(cublasHandle_t handle, cublasMath_t 
 
 NPU_EXPORT cublasStatus_t cublasGetMathMode(cublasHandle_t handle, cublasMath_t *mode)
 {
+    NPU_API_SCOPE(__func__);
     BLAS_CHECK_HANDLE(handle);
     if (!mode)
         return CUBLAS_STATUS_INVALID_VALUE;
@@ -261,6 +269,7 @@ NPU_EXPORT cublasStatus_t cublasGetMathMode(cublasHandle_t handle, cublasMath_t 
 
 NPU_EXPORT cublasStatus_t cublasSetAtomicsMode(cublasHandle_t handle, cublasAtomicsMode_t mode)
 {
+    NPU_API_SCOPE(__func__);
     BLAS_CHECK_HANDLE(handle);
     if (mode != CUBLAS_ATOMICS_NOT_ALLOWED && mode != CUBLAS_ATOMICS_ALLOWED)
         return CUBLAS_STATUS_INVALID_VALUE;
@@ -270,6 +279,7 @@ NPU_EXPORT cublasStatus_t cublasSetAtomicsMode(cublasHandle_t handle, cublasAtom
 
 NPU_EXPORT cublasStatus_t cublasGetAtomicsMode(cublasHandle_t handle, cublasAtomicsMode_t *mode)
 {
+    NPU_API_SCOPE(__func__);
     BLAS_CHECK_HANDLE(handle);
     if (!mode)
         return CUBLAS_STATUS_INVALID_VALUE;
@@ -279,6 +289,7 @@ NPU_EXPORT cublasStatus_t cublasGetAtomicsMode(cublasHandle_t handle, cublasAtom
 
 NPU_EXPORT cublasStatus_t cublasSetSmCountTarget(cublasHandle_t handle, int smCountTarget)
 {
+    NPU_API_SCOPE(__func__);
     BLAS_CHECK_HANDLE(handle);
     if (smCountTarget < 0)
         return CUBLAS_STATUS_INVALID_VALUE;
@@ -288,6 +299,7 @@ NPU_EXPORT cublasStatus_t cublasSetSmCountTarget(cublasHandle_t handle, int smCo
 
 NPU_EXPORT cublasStatus_t cublasGetSmCountTarget(cublasHandle_t handle, int *smCountTarget)
 {
+    NPU_API_SCOPE(__func__);
     BLAS_CHECK_HANDLE(handle);
     if (!smCountTarget)
         return CUBLAS_STATUS_INVALID_VALUE;
@@ -297,6 +309,7 @@ NPU_EXPORT cublasStatus_t cublasGetSmCountTarget(cublasHandle_t handle, int *smC
 
 NPU_EXPORT cublasStatus_t cublasSetWorkspace_v2(cublasHandle_t handle, void *workspace, size_t workspaceSizeInBytes)
 {
+    NPU_API_SCOPE(__func__);
     BLAS_CHECK_HANDLE(handle);
     if (workspaceSizeInBytes && !workspace)
         return CUBLAS_STATUS_INVALID_VALUE;
@@ -309,6 +322,7 @@ NPU_EXPORT cublasStatus_t cublasSetWorkspace_v2(cublasHandle_t handle, void *wor
 /* ---------------------------------------------------------------- versions ---- */
 NPU_EXPORT cublasStatus_t cublasGetVersion_v2(cublasHandle_t handle, int *version)
 {
+    NPU_API_SCOPE(__func__);
     BLAS_CHECK_HANDLE(handle);
     if (!version)
         return CUBLAS_STATUS_INVALID_VALUE;
@@ -320,6 +334,7 @@ NPU_EXPORT cublasStatus_t cublasGetVersion_v2(cublasHandle_t handle, int *versio
 #undef cublasGetVersion
 NPU_EXPORT cublasStatus_t cublasGetVersion(int *version)
 {
+    NPU_API_SCOPE(__func__);
     if (!version)
         return CUBLAS_STATUS_INVALID_VALUE;
     *version = CUBLAS_VERSION;
@@ -328,6 +343,7 @@ NPU_EXPORT cublasStatus_t cublasGetVersion(int *version)
 
 NPU_EXPORT cublasStatus_t cublasGetProperty(libraryPropertyType type, int *value)
 {
+    NPU_API_SCOPE(__func__);
     if (!value)
         return CUBLAS_STATUS_INVALID_VALUE;
     switch (type) {
@@ -339,7 +355,7 @@ NPU_EXPORT cublasStatus_t cublasGetProperty(libraryPropertyType type, int *value
     return CUBLAS_STATUS_SUCCESS;
 }
 
-NPU_EXPORT size_t cublasGetCudartVersion(void) { return CUDART_VERSION; }
+NPU_EXPORT size_t cublasGetCudartVersion(void) { NPU_API_SCOPE(__func__); return CUDART_VERSION; }
 
 static const char *status_name(cublasStatus_t s)
 {
@@ -375,10 +391,10 @@ static const char *status_string(cublasStatus_t s)
     }
 }
 
-NPU_EXPORT const char *cublasGetStatusName(cublasStatus_t status) { return status_name(status); }
-NPU_EXPORT const char *cublasGetStatusString(cublasStatus_t status) { return status_string(status); }
-NPU_EXPORT const char *cublasLtGetStatusName(cublasStatus_t status) { return status_name(status); }
-NPU_EXPORT const char *cublasLtGetStatusString(cublasStatus_t status) { return status_string(status); }
+NPU_EXPORT const char *cublasGetStatusName(cublasStatus_t status) { NPU_API_SCOPE(__func__); return status_name(status); }
+NPU_EXPORT const char *cublasGetStatusString(cublasStatus_t status) { NPU_API_SCOPE(__func__); return status_string(status); }
+NPU_EXPORT const char *cublasLtGetStatusName(cublasStatus_t status) { NPU_API_SCOPE(__func__); return status_name(status); }
+NPU_EXPORT const char *cublasLtGetStatusString(cublasStatus_t status) { NPU_API_SCOPE(__func__); return status_string(status); }
 
 /* --------------------------------------------------- Set/Get Vector/Matrix ---- */
 /* rows x cols elements of elem bytes; column j of the source starts at src + j*lds*elem.
@@ -446,35 +462,35 @@ static cublasStatus_t matrix_copy(int64_t rows, int64_t cols, int64_t elem, cons
 }
 
 NPU_EXPORT cublasStatus_t cublasSetVector(int n, int elemSize, const void *x, int incx, void *devicePtr, int incy)
-{ return vector_copy(n, elemSize, x, incx, devicePtr, incy, NULL, 1); }
+{ NPU_API_SCOPE(__func__); return vector_copy(n, elemSize, x, incx, devicePtr, incy, NULL, 1); }
 NPU_EXPORT cublasStatus_t cublasSetVector_64(int64_t n, int64_t elemSize, const void *x, int64_t incx, void *devicePtr, int64_t incy)
-{ return vector_copy(n, elemSize, x, incx, devicePtr, incy, NULL, 1); }
+{ NPU_API_SCOPE(__func__); return vector_copy(n, elemSize, x, incx, devicePtr, incy, NULL, 1); }
 NPU_EXPORT cublasStatus_t cublasGetVector(int n, int elemSize, const void *x, int incx, void *y, int incy)
-{ return vector_copy(n, elemSize, x, incx, y, incy, NULL, 1); }
+{ NPU_API_SCOPE(__func__); return vector_copy(n, elemSize, x, incx, y, incy, NULL, 1); }
 NPU_EXPORT cublasStatus_t cublasGetVector_64(int64_t n, int64_t elemSize, const void *x, int64_t incx, void *y, int64_t incy)
-{ return vector_copy(n, elemSize, x, incx, y, incy, NULL, 1); }
+{ NPU_API_SCOPE(__func__); return vector_copy(n, elemSize, x, incx, y, incy, NULL, 1); }
 NPU_EXPORT cublasStatus_t cublasSetMatrix(int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb)
-{ return matrix_copy(rows, cols, elemSize, A, lda, B, ldb, NULL, 1); }
+{ NPU_API_SCOPE(__func__); return matrix_copy(rows, cols, elemSize, A, lda, B, ldb, NULL, 1); }
 NPU_EXPORT cublasStatus_t cublasSetMatrix_64(int64_t rows, int64_t cols, int64_t elemSize, const void *A, int64_t lda, void *B, int64_t ldb)
-{ return matrix_copy(rows, cols, elemSize, A, lda, B, ldb, NULL, 1); }
+{ NPU_API_SCOPE(__func__); return matrix_copy(rows, cols, elemSize, A, lda, B, ldb, NULL, 1); }
 NPU_EXPORT cublasStatus_t cublasGetMatrix(int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb)
-{ return matrix_copy(rows, cols, elemSize, A, lda, B, ldb, NULL, 1); }
+{ NPU_API_SCOPE(__func__); return matrix_copy(rows, cols, elemSize, A, lda, B, ldb, NULL, 1); }
 NPU_EXPORT cublasStatus_t cublasGetMatrix_64(int64_t rows, int64_t cols, int64_t elemSize, const void *A, int64_t lda, void *B, int64_t ldb)
-{ return matrix_copy(rows, cols, elemSize, A, lda, B, ldb, NULL, 1); }
+{ NPU_API_SCOPE(__func__); return matrix_copy(rows, cols, elemSize, A, lda, B, ldb, NULL, 1); }
 
 NPU_EXPORT cublasStatus_t cublasSetVectorAsync(int n, int elemSize, const void *hostPtr, int incx, void *devicePtr, int incy, cudaStream_t stream)
-{ return vector_copy(n, elemSize, hostPtr, incx, devicePtr, incy, stream, 0); }
+{ NPU_API_SCOPE(__func__); return vector_copy(n, elemSize, hostPtr, incx, devicePtr, incy, stream, 0); }
 NPU_EXPORT cublasStatus_t cublasSetVectorAsync_64(int64_t n, int64_t elemSize, const void *hostPtr, int64_t incx, void *devicePtr, int64_t incy, cudaStream_t stream)
-{ return vector_copy(n, elemSize, hostPtr, incx, devicePtr, incy, stream, 0); }
+{ NPU_API_SCOPE(__func__); return vector_copy(n, elemSize, hostPtr, incx, devicePtr, incy, stream, 0); }
 NPU_EXPORT cublasStatus_t cublasGetVectorAsync(int n, int elemSize, const void *devicePtr, int incx, void *hostPtr, int incy, cudaStream_t stream)
-{ return vector_copy(n, elemSize, devicePtr, incx, hostPtr, incy, stream, 0); }
+{ NPU_API_SCOPE(__func__); return vector_copy(n, elemSize, devicePtr, incx, hostPtr, incy, stream, 0); }
 NPU_EXPORT cublasStatus_t cublasGetVectorAsync_64(int64_t n, int64_t elemSize, const void *devicePtr, int64_t incx, void *hostPtr, int64_t incy, cudaStream_t stream)
-{ return vector_copy(n, elemSize, devicePtr, incx, hostPtr, incy, stream, 0); }
+{ NPU_API_SCOPE(__func__); return vector_copy(n, elemSize, devicePtr, incx, hostPtr, incy, stream, 0); }
 NPU_EXPORT cublasStatus_t cublasSetMatrixAsync(int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb, cudaStream_t stream)
-{ return matrix_copy(rows, cols, elemSize, A, lda, B, ldb, stream, 0); }
+{ NPU_API_SCOPE(__func__); return matrix_copy(rows, cols, elemSize, A, lda, B, ldb, stream, 0); }
 NPU_EXPORT cublasStatus_t cublasSetMatrixAsync_64(int64_t rows, int64_t cols, int64_t elemSize, const void *A, int64_t lda, void *B, int64_t ldb, cudaStream_t stream)
-{ return matrix_copy(rows, cols, elemSize, A, lda, B, ldb, stream, 0); }
+{ NPU_API_SCOPE(__func__); return matrix_copy(rows, cols, elemSize, A, lda, B, ldb, stream, 0); }
 NPU_EXPORT cublasStatus_t cublasGetMatrixAsync(int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb, cudaStream_t stream)
-{ return matrix_copy(rows, cols, elemSize, A, lda, B, ldb, stream, 0); }
+{ NPU_API_SCOPE(__func__); return matrix_copy(rows, cols, elemSize, A, lda, B, ldb, stream, 0); }
 NPU_EXPORT cublasStatus_t cublasGetMatrixAsync_64(int64_t rows, int64_t cols, int64_t elemSize, const void *A, int64_t lda, void *B, int64_t ldb, cudaStream_t stream)
-{ return matrix_copy(rows, cols, elemSize, A, lda, B, ldb, stream, 0); }
+{ NPU_API_SCOPE(__func__); return matrix_copy(rows, cols, elemSize, A, lda, B, ldb, stream, 0); }

@@ -376,22 +376,22 @@ static cublasStatus_t vec2_common(cublasHandle_t h, int op, npu_dtype_t t, int64
 #define L1_AXPY(P, T, DT)                                                                          \
 NPU_EXPORT cublasStatus_t cublas##P##axpy_v2(cublasHandle_t h, int n, const T *alpha, const T *x,  \
                                              int incx, T *y, int incy)                             \
-{ return vec2_common(h, OP_AXPY, DT, n, alpha, DT, NULL, DT, x, incx, y, incy); }                  \
+{ NPU_API_SCOPE(__func__); return vec2_common(h, OP_AXPY, DT, n, alpha, DT, NULL, DT, x, incx, y, incy); }                  \
 NPU_EXPORT cublasStatus_t cublas##P##axpy_v2_64(cublasHandle_t h, int64_t n, const T *alpha,       \
                                                 const T *x, int64_t incx, T *y, int64_t incy)      \
-{ return vec2_common(h, OP_AXPY, DT, n, alpha, DT, NULL, DT, x, incx, y, incy); }                  \
+{ NPU_API_SCOPE(__func__); return vec2_common(h, OP_AXPY, DT, n, alpha, DT, NULL, DT, x, incx, y, incy); }                  \
 NPU_EXPORT cublasStatus_t cublas##P##copy_v2(cublasHandle_t h, int n, const T *x, int incx, T *y,  \
                                              int incy)                                             \
-{ return vec2_common(h, OP_COPY, DT, n, NULL, DT, NULL, DT, x, incx, y, incy); }                   \
+{ NPU_API_SCOPE(__func__); return vec2_common(h, OP_COPY, DT, n, NULL, DT, NULL, DT, x, incx, y, incy); }                   \
 NPU_EXPORT cublasStatus_t cublas##P##copy_v2_64(cublasHandle_t h, int64_t n, const T *x,           \
                                                 int64_t incx, T *y, int64_t incy)                  \
-{ return vec2_common(h, OP_COPY, DT, n, NULL, DT, NULL, DT, x, incx, y, incy); }                   \
+{ NPU_API_SCOPE(__func__); return vec2_common(h, OP_COPY, DT, n, NULL, DT, NULL, DT, x, incx, y, incy); }                   \
 NPU_EXPORT cublasStatus_t cublas##P##swap_v2(cublasHandle_t h, int n, T *x, int incx, T *y,        \
                                              int incy)                                             \
-{ return vec2_common(h, OP_SWAP, DT, n, NULL, DT, NULL, DT, x, incx, y, incy); }                   \
+{ NPU_API_SCOPE(__func__); return vec2_common(h, OP_SWAP, DT, n, NULL, DT, NULL, DT, x, incx, y, incy); }                   \
 NPU_EXPORT cublasStatus_t cublas##P##swap_v2_64(cublasHandle_t h, int64_t n, T *x, int64_t incx,   \
                                                 T *y, int64_t incy)                                \
-{ return vec2_common(h, OP_SWAP, DT, n, NULL, DT, NULL, DT, x, incx, y, incy); }
+{ NPU_API_SCOPE(__func__); return vec2_common(h, OP_SWAP, DT, n, NULL, DT, NULL, DT, x, incx, y, incy); }
 
 L1_AXPY(S, float, NPU_DT_F32)
 L1_AXPY(D, double, NPU_DT_F64)
@@ -400,10 +400,10 @@ L1_AXPY(Z, cuDoubleComplex, NPU_DT_C64)
 
 #define L1_SCAL(NAME, ST, SDT, T, DT)                                                              \
 NPU_EXPORT cublasStatus_t NAME##_v2(cublasHandle_t h, int n, const ST *alpha, T *x, int incx)      \
-{ return vec2_common(h, OP_SCAL, DT, n, alpha, SDT, NULL, DT, NULL, incx, x, incx); }              \
+{ NPU_API_SCOPE(__func__); return vec2_common(h, OP_SCAL, DT, n, alpha, SDT, NULL, DT, NULL, incx, x, incx); }              \
 NPU_EXPORT cublasStatus_t NAME##_v2_64(cublasHandle_t h, int64_t n, const ST *alpha, T *x,         \
                                        int64_t incx)                                               \
-{ return vec2_common(h, OP_SCAL, DT, n, alpha, SDT, NULL, DT, NULL, incx, x, incx); }
+{ NPU_API_SCOPE(__func__); return vec2_common(h, OP_SCAL, DT, n, alpha, SDT, NULL, DT, NULL, incx, x, incx); }
 L1_SCAL(cublasSscal, float, NPU_DT_F32, float, NPU_DT_F32)
 L1_SCAL(cublasDscal, double, NPU_DT_F64, double, NPU_DT_F64)
 L1_SCAL(cublasCscal, cuComplex, NPU_DT_C32, cuComplex, NPU_DT_C32)
@@ -414,10 +414,10 @@ L1_SCAL(cublasZdscal, double, NPU_DT_F64, cuDoubleComplex, NPU_DT_C64)
 #define L1_ROT(NAME, T, DT, CT, CDT, SType, SDT)                                                  \
 NPU_EXPORT cublasStatus_t NAME##_v2(cublasHandle_t h, int n, T *x, int incx, T *y, int incy,       \
                                     const CT *c, const SType *s)                                   \
-{ return vec2_common(h, OP_ROT, DT, n, c, CDT, s, SDT, x, incx, y, incy); }                        \
+{ NPU_API_SCOPE(__func__); return vec2_common(h, OP_ROT, DT, n, c, CDT, s, SDT, x, incx, y, incy); }                        \
 NPU_EXPORT cublasStatus_t NAME##_v2_64(cublasHandle_t h, int64_t n, T *x, int64_t incx, T *y,      \
                                        int64_t incy, const CT *c, const SType *s)                  \
-{ return vec2_common(h, OP_ROT, DT, n, c, CDT, s, SDT, x, incx, y, incy); }
+{ NPU_API_SCOPE(__func__); return vec2_common(h, OP_ROT, DT, n, c, CDT, s, SDT, x, incx, y, incy); }
 L1_ROT(cublasSrot, float, NPU_DT_F32, float, NPU_DT_F32, float, NPU_DT_F32)
 L1_ROT(cublasDrot, double, NPU_DT_F64, double, NPU_DT_F64, double, NPU_DT_F64)
 L1_ROT(cublasCrot, cuComplex, NPU_DT_C32, float, NPU_DT_F32, cuComplex, NPU_DT_C32)
@@ -428,10 +428,10 @@ L1_ROT(cublasZdrot, cuDoubleComplex, NPU_DT_C64, double, NPU_DT_F64, double, NPU
 #define L1_DOT(NAME, OP, T, DT, R, RDT)                                                            \
 NPU_EXPORT cublasStatus_t NAME##_v2(cublasHandle_t h, int n, const T *x, int incx, const T *y,     \
                                     int incy, R *result)                                           \
-{ return reduce_common(h, OP, DT, RDT, 0, n, x, incx, y, incy, result); }                          \
+{ NPU_API_SCOPE(__func__); return reduce_common(h, OP, DT, RDT, 0, n, x, incx, y, incy, result); }                          \
 NPU_EXPORT cublasStatus_t NAME##_v2_64(cublasHandle_t h, int64_t n, const T *x, int64_t incx,      \
                                        const T *y, int64_t incy, R *result)                        \
-{ return reduce_common(h, OP, DT, RDT, 0, n, x, incx, y, incy, result); }
+{ NPU_API_SCOPE(__func__); return reduce_common(h, OP, DT, RDT, 0, n, x, incx, y, incy, result); }
 L1_DOT(cublasSdot, OP_DOT, float, NPU_DT_F32, float, NPU_DT_F32)
 L1_DOT(cublasDdot, OP_DOT, double, NPU_DT_F64, double, NPU_DT_F64)
 L1_DOT(cublasCdotu, OP_DOT, cuComplex, NPU_DT_C32, cuComplex, NPU_DT_C32)
@@ -441,10 +441,10 @@ L1_DOT(cublasZdotc, OP_DOTC, cuDoubleComplex, NPU_DT_C64, cuDoubleComplex, NPU_D
 
 #define L1_RED(NAME, OP, T, DT, R, RDT)                                                            \
 NPU_EXPORT cublasStatus_t NAME##_v2(cublasHandle_t h, int n, const T *x, int incx, R *result)      \
-{ return reduce_common(h, OP, DT, RDT, 0, n, x, incx, NULL, 1, result); }                          \
+{ NPU_API_SCOPE(__func__); return reduce_common(h, OP, DT, RDT, 0, n, x, incx, NULL, 1, result); }                          \
 NPU_EXPORT cublasStatus_t NAME##_v2_64(cublasHandle_t h, int64_t n, const T *x, int64_t incx,      \
                                        R *result)                                                  \
-{ return reduce_common(h, OP, DT, RDT, 0, n, x, incx, NULL, 1, result); }
+{ NPU_API_SCOPE(__func__); return reduce_common(h, OP, DT, RDT, 0, n, x, incx, NULL, 1, result); }
 L1_RED(cublasSnrm2, OP_NRM2, float, NPU_DT_F32, float, NPU_DT_F32)
 L1_RED(cublasDnrm2, OP_NRM2, double, NPU_DT_F64, double, NPU_DT_F64)
 L1_RED(cublasScnrm2, OP_NRM2, cuComplex, NPU_DT_C32, float, NPU_DT_F32)
@@ -456,10 +456,10 @@ L1_RED(cublasDzasum, OP_ASUM, cuDoubleComplex, NPU_DT_C64, double, NPU_DT_F64)
 
 #define L1_IDX(NAME, OP, T, DT)                                                                    \
 NPU_EXPORT cublasStatus_t NAME##_v2(cublasHandle_t h, int n, const T *x, int incx, int *result)    \
-{ return reduce_common(h, OP, DT, NPU_DT_I32, 0, n, x, incx, NULL, 1, result); }                   \
+{ NPU_API_SCOPE(__func__); return reduce_common(h, OP, DT, NPU_DT_I32, 0, n, x, incx, NULL, 1, result); }                   \
 NPU_EXPORT cublasStatus_t NAME##_v2_64(cublasHandle_t h, int64_t n, const T *x, int64_t incx,      \
                                        int64_t *result)                                            \
-{ return reduce_common(h, OP, DT, NPU_DT_I32, 1, n, x, incx, NULL, 1, result); }
+{ NPU_API_SCOPE(__func__); return reduce_common(h, OP, DT, NPU_DT_I32, 1, n, x, incx, NULL, 1, result); }
 L1_IDX(cublasIsamax, OP_IAMAX, float, NPU_DT_F32)
 L1_IDX(cublasIdamax, OP_IAMAX, double, NPU_DT_F64)
 L1_IDX(cublasIcamax, OP_IAMAX, cuComplex, NPU_DT_C32)
@@ -505,25 +505,25 @@ static cublasStatus_t rot_misc(cublasHandle_t h, int op, npu_dtype_t t, int64_t 
 }
 
 NPU_EXPORT cublasStatus_t cublasSrotg_v2(cublasHandle_t h, float *a, float *b, float *c, float *s)
-{ return rot_misc(h, OP_ROTG, NPU_DT_F32, 0, a, b, c, s, NULL, 0, 0); }
+{ NPU_API_SCOPE(__func__); return rot_misc(h, OP_ROTG, NPU_DT_F32, 0, a, b, c, s, NULL, 0, 0); }
 NPU_EXPORT cublasStatus_t cublasDrotg_v2(cublasHandle_t h, double *a, double *b, double *c, double *s)
-{ return rot_misc(h, OP_ROTG, NPU_DT_F64, 0, a, b, c, s, NULL, 0, 0); }
+{ NPU_API_SCOPE(__func__); return rot_misc(h, OP_ROTG, NPU_DT_F64, 0, a, b, c, s, NULL, 0, 0); }
 NPU_EXPORT cublasStatus_t cublasCrotg_v2(cublasHandle_t h, cuComplex *a, cuComplex *b, float *c, cuComplex *s)
-{ return rot_misc(h, OP_ROTG, NPU_DT_C32, 0, a, b, c, s, NULL, 0, 0); }
+{ NPU_API_SCOPE(__func__); return rot_misc(h, OP_ROTG, NPU_DT_C32, 0, a, b, c, s, NULL, 0, 0); }
 NPU_EXPORT cublasStatus_t cublasZrotg_v2(cublasHandle_t h, cuDoubleComplex *a, cuDoubleComplex *b, double *c, cuDoubleComplex *s)
-{ return rot_misc(h, OP_ROTG, NPU_DT_C64, 0, a, b, c, s, NULL, 0, 0); }
+{ NPU_API_SCOPE(__func__); return rot_misc(h, OP_ROTG, NPU_DT_C64, 0, a, b, c, s, NULL, 0, 0); }
 NPU_EXPORT cublasStatus_t cublasSrotm_v2(cublasHandle_t h, int n, float *x, int incx, float *y, int incy, const float *param)
-{ return rot_misc(h, OP_ROTM, NPU_DT_F32, n, x, y, NULL, NULL, param, incx, incy); }
+{ NPU_API_SCOPE(__func__); return rot_misc(h, OP_ROTM, NPU_DT_F32, n, x, y, NULL, NULL, param, incx, incy); }
 NPU_EXPORT cublasStatus_t cublasSrotm_v2_64(cublasHandle_t h, int64_t n, float *x, int64_t incx, float *y, int64_t incy, const float *param)
-{ return rot_misc(h, OP_ROTM, NPU_DT_F32, n, x, y, NULL, NULL, param, incx, incy); }
+{ NPU_API_SCOPE(__func__); return rot_misc(h, OP_ROTM, NPU_DT_F32, n, x, y, NULL, NULL, param, incx, incy); }
 NPU_EXPORT cublasStatus_t cublasDrotm_v2(cublasHandle_t h, int n, double *x, int incx, double *y, int incy, const double *param)
-{ return rot_misc(h, OP_ROTM, NPU_DT_F64, n, x, y, NULL, NULL, param, incx, incy); }
+{ NPU_API_SCOPE(__func__); return rot_misc(h, OP_ROTM, NPU_DT_F64, n, x, y, NULL, NULL, param, incx, incy); }
 NPU_EXPORT cublasStatus_t cublasDrotm_v2_64(cublasHandle_t h, int64_t n, double *x, int64_t incx, double *y, int64_t incy, const double *param)
-{ return rot_misc(h, OP_ROTM, NPU_DT_F64, n, x, y, NULL, NULL, param, incx, incy); }
+{ NPU_API_SCOPE(__func__); return rot_misc(h, OP_ROTM, NPU_DT_F64, n, x, y, NULL, NULL, param, incx, incy); }
 NPU_EXPORT cublasStatus_t cublasSrotmg_v2(cublasHandle_t h, float *d1, float *d2, float *x1, const float *y1, float *param)
-{ return rot_misc(h, OP_ROTMG, NPU_DT_F32, 0, d1, d2, x1, param, y1, 0, 0); }
+{ NPU_API_SCOPE(__func__); return rot_misc(h, OP_ROTMG, NPU_DT_F32, 0, d1, d2, x1, param, y1, 0, 0); }
 NPU_EXPORT cublasStatus_t cublasDrotmg_v2(cublasHandle_t h, double *d1, double *d2, double *x1, const double *y1, double *param)
-{ return rot_misc(h, OP_ROTMG, NPU_DT_F64, 0, d1, d2, x1, param, y1, 0, 0); }
+{ NPU_API_SCOPE(__func__); return rot_misc(h, OP_ROTMG, NPU_DT_F64, 0, d1, d2, x1, param, y1, 0, 0); }
 
 /* ---------------------------------------------------------------- level 2 ---- */
 /* gemv; batch < 0: the plain form; batch >= 0: batched (arrays != 0: pointer arrays in
@@ -578,12 +578,12 @@ static cublasStatus_t gemv_common(cublasHandle_t h, cublasOperation_t tr, int64_
 NPU_EXPORT cublasStatus_t cublas##P##gemvBatched##SUF(cublasHandle_t h, cublasOperation_t tr, I m, \
     I n, const T *alpha, const T *const A[], I lda, const T *const x[], I incx, const T *beta,     \
     T *const y[], I incy, I batch)                                                                 \
-{ return gemv_any(h, tr, m, n, alpha, A, lda, 0, x, incx, 0, beta, (void *)y, incy, 0, DT,         \
+{ NPU_API_SCOPE(__func__); return gemv_any(h, tr, m, n, alpha, A, lda, 0, x, incx, 0, beta, (void *)y, incy, 0, DT,         \
                   batch < 0 ? -2 : batch, 1); }                                                    \
 NPU_EXPORT cublasStatus_t cublas##P##gemvStridedBatched##SUF(cublasHandle_t h, cublasOperation_t tr,\
     I m, I n, const T *alpha, const T *A, I lda, long long sa, const T *x, I incx, long long sx,    \
     const T *beta, T *y, I incy, long long sy, I batch)                                            \
-{ return gemv_any(h, tr, m, n, alpha, A, lda, sa, x, incx, sx, beta, y, incy, sy, DT,              \
+{ NPU_API_SCOPE(__func__); return gemv_any(h, tr, m, n, alpha, A, lda, sa, x, incx, sx, beta, y, incy, sy, DT,              \
                   batch < 0 ? -2 : batch, 0); }
 GEMV_BATCHED(S, float, NPU_DT_F32, int, )
 GEMV_BATCHED(S, float, NPU_DT_F32, int64_t, _64)
@@ -657,7 +657,7 @@ static cublasStatus_t trsm_common(cublasHandle_t h, cublasSideMode_t side, cubla
 NPU_EXPORT cublasStatus_t cublas##P##trsmBatched##SUF(cublasHandle_t h, cublasSideMode_t side,     \
     cublasFillMode_t uplo, cublasOperation_t tr, cublasDiagType_t diag, I m, I n, const T *alpha,  \
     const T *const A[], I lda, T *const B[], I ldb, I batch)                                       \
-{ return trsm_any(h, side, uplo, tr, diag, m, n, alpha, A, lda, (void *)B, ldb, DT, batch, 1); }
+{ NPU_API_SCOPE(__func__); return trsm_any(h, side, uplo, tr, diag, m, n, alpha, A, lda, (void *)B, ldb, DT, batch, 1); }
 TRSM_BATCHED(S, float, NPU_DT_F32, int, )
 TRSM_BATCHED(S, float, NPU_DT_F32, int64_t, _64)
 TRSM_BATCHED(D, double, NPU_DT_F64, int, )
@@ -670,11 +670,11 @@ TRSM_BATCHED(Z, cuDoubleComplex, NPU_DT_C64, int64_t, _64)
 #define L2(P, T, DT, I, SUF)                                                                       \
 NPU_EXPORT cublasStatus_t cublas##P##gemv##SUF(cublasHandle_t h, cublasOperation_t tr, I m, I n,   \
     const T *alpha, const T *A, I lda, const T *x, I incx, const T *beta, T *y, I incy)            \
-{ return gemv_common(h, tr, m, n, alpha, A, lda, x, incx, beta, y, incy, DT); }                    \
+{ NPU_API_SCOPE(__func__); return gemv_common(h, tr, m, n, alpha, A, lda, x, incx, beta, y, incy, DT); }                    \
 NPU_EXPORT cublasStatus_t cublas##P##trsm##SUF(cublasHandle_t h, cublasSideMode_t side,            \
     cublasFillMode_t uplo, cublasOperation_t tr, cublasDiagType_t diag, I m, I n, const T *alpha,  \
     const T *A, I lda, T *B, I ldb)                                                                \
-{ return trsm_common(h, side, uplo, tr, diag, m, n, alpha, A, lda, B, ldb, DT); }
+{ NPU_API_SCOPE(__func__); return trsm_common(h, side, uplo, tr, diag, m, n, alpha, A, lda, B, ldb, DT); }
 L2(S, float, NPU_DT_F32, int, _v2)
 L2(S, float, NPU_DT_F32, int64_t, _v2_64)
 L2(D, double, NPU_DT_F64, int, _v2)
@@ -687,7 +687,7 @@ L2(Z, cuDoubleComplex, NPU_DT_C64, int64_t, _v2_64)
 #define GER(NAME, OP, T, DT, I, SUF)                                                               \
 NPU_EXPORT cublasStatus_t NAME##SUF(cublasHandle_t h, I m, I n, const T *alpha, const T *x,        \
                                     I incx, const T *y, I incy, T *A, I lda)                       \
-{ return ger_common(h, OP, m, n, alpha, x, incx, y, incy, A, lda, DT); }
+{ NPU_API_SCOPE(__func__); return ger_common(h, OP, m, n, alpha, x, incx, y, incy, A, lda, DT); }
 GER(cublasSger, OP_GER, float, NPU_DT_F32, int, _v2)
 GER(cublasSger, OP_GER, float, NPU_DT_F32, int64_t, _v2_64)
 GER(cublasDger, OP_GER, double, NPU_DT_F64, int, _v2)

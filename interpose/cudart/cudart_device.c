@@ -53,6 +53,7 @@ static __thread int thread_device_chosen;
 /* ------------------------------------------------------------ enumeration ---- */
 NPU_EXPORT cudaError_t cudaGetDeviceCount(int *count)
 {
+    NPU_API_SCOPE(__func__);
     if (!count)
         return shim_fail(cudaErrorInvalidValue);
     *count = 0;
@@ -63,6 +64,7 @@ NPU_EXPORT cudaError_t cudaGetDeviceCount(int *count)
 
 NPU_EXPORT cudaError_t cudaSetDevice(int device)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     npu_status_t st = cudart_check_device(device);
     if (st == NPU_OK)
@@ -74,6 +76,7 @@ NPU_EXPORT cudaError_t cudaSetDevice(int device)
 
 NPU_EXPORT cudaError_t cudaGetDevice(int *device)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!device, NPU_EINVAL);
     *device = npu_device_current();
@@ -82,6 +85,7 @@ NPU_EXPORT cudaError_t cudaGetDevice(int *device)
 
 NPU_EXPORT cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(cudart_check_device(device) != NPU_OK, NPU_EDEVICE);
     SHIM_RETURN_IF(flags & ~(unsigned)cudaInitDeviceFlagsAreValid, NPU_EINVAL);
@@ -100,6 +104,7 @@ NPU_EXPORT cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsi
 
 NPU_EXPORT cudaError_t cudaSetValidDevices(int *device_arr, int len)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(len < 0 || (len > 0 && !device_arr), NPU_EINVAL);
     for (int i = 0; i < len; i++)
@@ -114,6 +119,7 @@ NPU_EXPORT cudaError_t cudaSetValidDevices(int *device_arr, int len)
 
 NPU_EXPORT cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!device || !prop, NPU_EINVAL);
     int best = 0;
@@ -245,6 +251,7 @@ static void fill_props(struct cudaDeviceProp *d, const npu_device_props_t *p, in
 
 NPU_EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!prop, NPU_EINVAL);
     SHIM_RETURN_IF(cudart_check_device(device) != NPU_OK, NPU_EDEVICE);
@@ -299,6 +306,7 @@ _Static_assert(sizeof(struct cuda12_device_prop) == 1032, "CUDA 12 cudaDevicePro
 
 NPU_EXPORT cudaError_t cudaGetDeviceProperties_v2(struct cuda12_device_prop *prop, int device)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!prop, NPU_EINVAL);
     SHIM_RETURN_IF(cudart_check_device(device) != NPU_OK, NPU_EDEVICE);
@@ -503,6 +511,7 @@ static npu_status_t device_attr(enum cudaDeviceAttr attr, int device, int *v)
 
 NPU_EXPORT cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!value, NPU_EINVAL);
     SHIM_RETURN_IF(cudart_check_device(device) != NPU_OK, NPU_EDEVICE);
@@ -512,6 +521,7 @@ NPU_EXPORT cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr at
 /* ---------------------------------------------------------------- PCI ids ---- */
 NPU_EXPORT cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!pciBusId || len <= 0, NPU_EINVAL);
     SHIM_RETURN_IF(cudart_check_device(device) != NPU_OK, NPU_EDEVICE);
@@ -526,6 +536,7 @@ NPU_EXPORT cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device
 /* Accepts [domain:]bus:device[.function], hexadecimal, as CUDA documents. */
 NPU_EXPORT cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!device || !pciBusId, NPU_EINVAL);
     unsigned a, b, c, fn = 0, domain, bus, slot;
@@ -567,6 +578,7 @@ static int sched_flags_valid(unsigned flags)
 
 NPU_EXPORT cudaError_t cudaSetDeviceFlags(unsigned int flags)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!sched_flags_valid(flags), NPU_EINVAL);
     pthread_mutex_lock(&dev_lock);
@@ -580,6 +592,7 @@ NPU_EXPORT cudaError_t cudaSetDeviceFlags(unsigned int flags)
 /* Mapped pinned memory is always available (one address space): cudaDeviceMapHost is set. */
 NPU_EXPORT cudaError_t cudaGetDeviceFlags(unsigned int *flags)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!flags, NPU_EINVAL);
     pthread_mutex_lock(&dev_lock);
@@ -591,6 +604,7 @@ NPU_EXPORT cudaError_t cudaGetDeviceFlags(unsigned int *flags)
 
 NPU_EXPORT cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!pValue, NPU_EINVAL);
     if ((unsigned)limit > cudaLimitPersistingL2CacheSize)
@@ -604,6 +618,7 @@ NPU_EXPORT cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
 
 NPU_EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     /* Device-side launch sync depth cannot be set on compute capability >= 9.0. */
     if ((unsigned)limit > cudaLimitPersistingL2CacheSize || limit == cudaLimitDevRuntimeSyncDepth)
@@ -624,6 +639,7 @@ NPU_EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
 
 NPU_EXPORT cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!pCacheConfig, NPU_EINVAL);
     pthread_mutex_lock(&dev_lock);
@@ -635,6 +651,7 @@ NPU_EXPORT cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig
 
 NPU_EXPORT cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF((unsigned)cacheConfig > cudaFuncCachePreferEqual, NPU_EINVAL);
     pthread_mutex_lock(&dev_lock);
@@ -648,6 +665,7 @@ NPU_EXPORT cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig)
 /* Priorities run from 0 (least, the default) to -5 (greatest), as on sm_90. */
 NPU_EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     if (leastPriority)
         *leastPriority = 0;
@@ -660,6 +678,7 @@ NPU_EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int 
 /* Emulated devices share the host address space, so each can reach every other one. */
 NPU_EXPORT cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!canAccessPeer, NPU_EINVAL);
     SHIM_RETURN_IF(cudart_check_device(device) != NPU_OK ||
@@ -670,6 +689,7 @@ NPU_EXPORT cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, i
 
 NPU_EXPORT cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     int dev = shim_device();
     SHIM_RETURN_IF(cudart_check_device(peerDevice) != NPU_OK || peerDevice == dev, NPU_EDEVICE);
@@ -688,6 +708,7 @@ NPU_EXPORT cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int f
 
 NPU_EXPORT cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     int dev = shim_device();
     SHIM_RETURN_IF(cudart_check_device(peerDevice) != NPU_OK, NPU_EDEVICE);
@@ -705,6 +726,7 @@ NPU_EXPORT cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
 /* ------------------------------------------------------- sync and reset ---- */
 NPU_EXPORT cudaError_t cudaDeviceSynchronize(void)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     return shim_return(npu_device_sync(shim_device()));
 }
@@ -713,6 +735,7 @@ NPU_EXPORT cudaError_t cudaDeviceSynchronize(void)
  * sticky error, flags, limits, cache config, peer mappings, the current memory pool. */
 NPU_EXPORT cudaError_t cudaDeviceReset(void)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     int dev = shim_device();
     npu_status_t sticky = npu_device_error(dev);

@@ -42,12 +42,14 @@ static int error_index(int code)
 
 NPU_EXPORT const char *cudaGetErrorName(cudaError_t error)
 {
+    NPU_API_SCOPE(__func__);
     int i = error_index((int)error);
     return i < 0 ? unknown_error_string.name : error_strings[i].name;
 }
 
 NPU_EXPORT const char *cudaGetErrorString(cudaError_t error)
 {
+    NPU_API_SCOPE(__func__);
     int i = error_index((int)error);
     return i < 0 ? unknown_error_string.str : error_strings[i].str;
 }
@@ -65,11 +67,13 @@ static cudaError_t last_error(int clear)
 
 NPU_EXPORT cudaError_t cudaGetLastError(void)
 {
+    NPU_API_SCOPE(__func__);
     return last_error(1);
 }
 
 NPU_EXPORT cudaError_t cudaPeekAtLastError(void)
 {
+    NPU_API_SCOPE(__func__);
     return last_error(0);
 }
 
@@ -78,6 +82,7 @@ NPU_EXPORT cudaError_t cudaPeekAtLastError(void)
 
 NPU_EXPORT cudaError_t cudaDriverGetVersion(int *driverVersion)
 {
+    NPU_API_SCOPE(__func__);
     if (!driverVersion)
         return shim_fail(cudaErrorInvalidValue);
     *driverVersion = SHIM_CUDA_VERSION;
@@ -86,6 +91,7 @@ NPU_EXPORT cudaError_t cudaDriverGetVersion(int *driverVersion)
 
 NPU_EXPORT cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
 {
+    NPU_API_SCOPE(__func__);
     if (!runtimeVersion)
         return shim_fail(cudaErrorInvalidValue);
     *runtimeVersion = SHIM_CUDA_VERSION;

@@ -26,6 +26,7 @@ static __thread int config_depth;
 NPU_EXPORT unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
                                                 struct CUstream_st *stream)
 {
+    NPU_API_SCOPE(__func__);
     if (config_depth >= CONFIG_STACK_MAX) {
         NPU_ERR("__cudaPushCallConfiguration: launch configurations nested too deeply");
         return 1;
@@ -37,6 +38,7 @@ NPU_EXPORT unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, siz
 NPU_EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim,
                                                   size_t *sharedMem, void *stream)
 {
+    NPU_API_SCOPE(__func__);
     if (config_depth <= 0)
         return shim_fail(cudaErrorMissingConfiguration);
     call_config_t c = config_stack[--config_depth];
@@ -49,6 +51,7 @@ NPU_EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim,
 
 NPU_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
 {
+    NPU_API_SCOPE(__func__);
     if (!kernel)
         return shim_fail(cudaErrorInvalidValue);
     cudart_kernel_t *k = cudart_kernel_from_hostfun(hostFun);
@@ -58,6 +61,7 @@ NPU_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun
 
 NPU_EXPORT cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr)
 {
+    NPU_API_SCOPE(__func__);
     return __cudaGetKernel(kernelPtr, entryFuncAddr);
 }
 
@@ -87,24 +91,28 @@ static cudaError_t launch(cudart_kernel_t *k, dim3 grid, dim3 block, void **args
 NPU_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                           void **args, size_t sharedMem, cudaStream_t stream)
 {
+    NPU_API_SCOPE(__func__);
     return launch(cudart_kernel_from_handle(kernel), gridDim, blockDim, args, sharedMem, stream, 0);
 }
 
 NPU_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                                void **args, size_t sharedMem, cudaStream_t stream)
 {
+    NPU_API_SCOPE(__func__);
     return launch(cudart_kernel_from_handle(kernel), gridDim, blockDim, args, sharedMem, stream, 1);
 }
 
 NPU_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
                                         void **args, size_t sharedMem, cudaStream_t stream)
 {
+    NPU_API_SCOPE(__func__);
     return launch(cudart_kernel_from_hostfun(func), gridDim, blockDim, args, sharedMem, stream, 0);
 }
 
 NPU_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
                                              void **args, size_t sharedMem, cudaStream_t stream)
 {
+    NPU_API_SCOPE(__func__);
     return launch(cudart_kernel_from_hostfun(func), gridDim, blockDim, args, sharedMem, stream, 1);
 }
 
@@ -142,12 +150,14 @@ static cudaError_t launch_ex(const cudaLaunchConfig_t *config, const void *func,
 NPU_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func,
                                            void **args)
 {
+    NPU_API_SCOPE(__func__);
     return launch_ex(config, func, args, 0);
 }
 
 NPU_EXPORT cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config,
                                                 const void *func, void **args)
 {
+    NPU_API_SCOPE(__func__);
     return launch_ex(config, func, args, 1);
 }
 
@@ -185,6 +195,7 @@ static int max_dynamic_of(const npu_kfunc_info_t *in)
 
 NPU_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
 {
+    NPU_API_SCOPE(__func__);
     if (!attr)
         return shim_fail(cudaErrorInvalidValue);
     npu_kfunc_t *f;
@@ -208,6 +219,7 @@ NPU_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, co
 
 NPU_EXPORT cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
 {
+    NPU_API_SCOPE(__func__);
     npu_kfunc_t *f;
     cudaError_t e = resolve_func(func, &f);
     if (e != cudaSuccess)
@@ -240,6 +252,7 @@ NPU_EXPORT cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttri
 /* Cache and shared-memory bank preferences are hints on a GPU too; record nothing more. */
 NPU_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig)
 {
+    NPU_API_SCOPE(__func__);
     npu_kfunc_t *f;
     if ((unsigned)cacheConfig > cudaFuncCachePreferEqual)
         return shim_fail(cudaErrorInvalidValue);
@@ -248,6 +261,7 @@ NPU_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCac
 
 NPU_EXPORT cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config)
 {
+    NPU_API_SCOPE(__func__);
     npu_kfunc_t *f;
     if ((unsigned)config > cudaSharedMemBankSizeEightByte)
         return shim_fail(cudaErrorInvalidValue);
@@ -256,6 +270,7 @@ NPU_EXPORT cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSha
 
 NPU_EXPORT cudaError_t cudaFuncGetName(const char **name, const void *func)
 {
+    NPU_API_SCOPE(__func__);
     if (!name)
         return shim_fail(cudaErrorInvalidValue);
     cudart_kernel_t *k = cudart_kernel_from_hostfun(func);
@@ -268,6 +283,7 @@ NPU_EXPORT cudaError_t cudaFuncGetName(const char **name, const void *func)
 NPU_EXPORT cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex,
                                             size_t *paramOffset, size_t *paramSize)
 {
+    NPU_API_SCOPE(__func__);
     npu_kfunc_t *f;
     cudaError_t e = resolve_func(func, &f);
     if (e != cudaSuccess)
@@ -319,12 +335,14 @@ NPU_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlo
                                                                      int blockSize,
                                                                      size_t dynamicSMemSize)
 {
+    NPU_API_SCOPE(__func__);
     return occupancy(numBlocks, func, blockSize, dynamicSMemSize, 0);
 }
 
 NPU_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize, unsigned int flags)
 {
+    NPU_API_SCOPE(__func__);
     return occupancy(numBlocks, func, blockSize, dynamicSMemSize, flags);
 }
 
@@ -332,6 +350,7 @@ NPU_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamic
                                                                  const void *func,
                                                                  int numBlocks, int blockSize)
 {
+    NPU_API_SCOPE(__func__);
     if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0)
         return shim_fail(cudaErrorInvalidValue);
     npu_kfunc_t *f;

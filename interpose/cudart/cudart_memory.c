@@ -33,6 +33,7 @@
 /* ------------------------------------------------------------ allocation ---- */
 NPU_EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!devPtr, NPU_EINVAL);
     return shim_return(npu_mem_alloc(shim_device(), size, devPtr));
@@ -40,6 +41,7 @@ NPU_EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size)
 
 NPU_EXPORT cudaError_t cudaFree(void *devPtr)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     if (!devPtr)
         return shim_return(NPU_OK);
@@ -60,6 +62,7 @@ NPU_EXPORT cudaError_t cudaFree(void *devPtr)
 
 NPU_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!devPtr || size == 0, NPU_EINVAL);
     SHIM_RETURN_IF(flags != cudaMemAttachGlobal && flags != cudaMemAttachHost, NPU_EINVAL);
@@ -69,6 +72,7 @@ NPU_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned in
 /* Rows are padded to 512 bytes (the texture alignment of sm_90), like the CUDA driver. */
 NPU_EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!devPtr || !pitch, NPU_EINVAL);
     SHIM_RETURN_IF(width > SIZE_MAX - 511, NPU_ENOMEM);
@@ -82,6 +86,7 @@ NPU_EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t widt
 
 NPU_EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!ptr, NPU_EINVAL);
     return shim_return(npu_host_alloc(size, cudaHostAllocDefault, ptr));
@@ -89,6 +94,7 @@ NPU_EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size)
 
 NPU_EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!pHost, NPU_EINVAL);
     SHIM_RETURN_IF(flags & ~(unsigned)(cudaHostAllocPortable | cudaHostAllocMapped |
@@ -109,6 +115,7 @@ static npu_status_t sync_all_devices(void)
 
 NPU_EXPORT cudaError_t cudaFreeHost(void *ptr)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     if (!ptr)
         return shim_return(NPU_OK);
@@ -122,6 +129,7 @@ NPU_EXPORT cudaError_t cudaFreeHost(void *ptr)
 
 NPU_EXPORT cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!ptr || size == 0, NPU_EINVAL);
     SHIM_RETURN_IF(flags & ~(unsigned)(cudaHostRegisterPortable | cudaHostRegisterMapped |
@@ -133,6 +141,7 @@ NPU_EXPORT cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int fla
 
 NPU_EXPORT cudaError_t cudaHostUnregister(void *ptr)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!ptr, NPU_EINVAL);
     return shim_return(npu_host_unregister(ptr));
@@ -141,6 +150,7 @@ NPU_EXPORT cudaError_t cudaHostUnregister(void *ptr)
 /* One address space: the device address of pinned memory is its host address. */
 NPU_EXPORT cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!pDevice || !pHost || flags != 0, NPU_EINVAL);
     npu_ptr_info_t info;
@@ -152,6 +162,7 @@ NPU_EXPORT cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, uns
 
 NPU_EXPORT cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!pFlags || !pHost, NPU_EINVAL);
     npu_ptr_info_t info;
@@ -163,6 +174,7 @@ NPU_EXPORT cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
 
 NPU_EXPORT cudaError_t cudaMemGetInfo(size_t *free, size_t *total)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!free || !total, NPU_EINVAL);
     return shim_return(npu_mem_info(shim_device(), free, total));
@@ -170,6 +182,7 @@ NPU_EXPORT cudaError_t cudaMemGetInfo(size_t *free, size_t *total)
 
 NPU_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!attributes, NPU_EINVAL);
     npu_ptr_info_t info;
@@ -298,6 +311,7 @@ static void stage_put(void *arg)
 static npu_status_t staged_copy_run(void *arg)
 {
     staged_copy_t *c = arg;
+    NPU_OBS_COPY_SCOPE(c->dst, c->data, c->width * c->height);  /* observability (npu_obs.h) */
     for (size_t r = 0; r < c->height; r++)
         memcpy((char *)c->dst + r * c->dpitch, c->data + r * c->width, c->width);
     return NPU_OK;
@@ -352,23 +366,27 @@ static cudaError_t memcpy_common(void *dst, const void *src, size_t count, enum 
 
 NPU_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
+    NPU_API_SCOPE(__func__);
     return memcpy_common(dst, src, count, kind, NULL, 0, 1);
 }
 
 NPU_EXPORT cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
+    NPU_API_SCOPE(__func__);
     return memcpy_common(dst, src, count, kind, NULL, 1, 1);
 }
 
 NPU_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
                                        enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+    NPU_API_SCOPE(__func__);
     return memcpy_common(dst, src, count, kind, stream, 0, 0);
 }
 
 NPU_EXPORT cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count,
                                             enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+    NPU_API_SCOPE(__func__);
     return memcpy_common(dst, src, count, kind, stream, 1, 0);
 }
 
@@ -395,12 +413,14 @@ static cudaError_t memcpy2d_common(void *dst, size_t dpitch, const void *src, si
 NPU_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
                                     size_t width, size_t height, enum cudaMemcpyKind kind)
 {
+    NPU_API_SCOPE(__func__);
     return memcpy2d_common(dst, dpitch, src, spitch, width, height, kind, NULL, 0, 1);
 }
 
 NPU_EXPORT cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch,
                                          size_t width, size_t height, enum cudaMemcpyKind kind)
 {
+    NPU_API_SCOPE(__func__);
     return memcpy2d_common(dst, dpitch, src, spitch, width, height, kind, NULL, 1, 1);
 }
 
@@ -408,6 +428,7 @@ NPU_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *s
                                          size_t width, size_t height, enum cudaMemcpyKind kind,
                                          cudaStream_t stream)
 {
+    NPU_API_SCOPE(__func__);
     return memcpy2d_common(dst, dpitch, src, spitch, width, height, kind, stream, 0, 0);
 }
 
@@ -415,6 +436,7 @@ NPU_EXPORT cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const vo
                                               size_t width, size_t height, enum cudaMemcpyKind kind,
                                               cudaStream_t stream)
 {
+    NPU_API_SCOPE(__func__);
     return memcpy2d_common(dst, dpitch, src, spitch, width, height, kind, stream, 1, 0);
 }
 
@@ -434,6 +456,7 @@ static npu_status_t check_peer(void *dst, int dstDevice, const void *src, int sr
  * waits for both devices, then copies. */
 NPU_EXPORT cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     npu_status_t rc = check_peer(dst, dstDevice, src, srcDevice, count);
     if (rc != NPU_OK || count == 0)
@@ -451,6 +474,7 @@ NPU_EXPORT cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src,
 NPU_EXPORT cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice,
                                            size_t count, cudaStream_t stream)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     npu_stream_t *st = shim_stream(stream, 0);
     SHIM_RETURN_IF(!st, NPU_EHANDLE);
@@ -487,43 +511,51 @@ static cudaError_t memset_common(void *p, size_t pitch, int value, size_t width,
 
 NPU_EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 {
+    NPU_API_SCOPE(__func__);
     return memset_common(devPtr, count, value, count, 1, NULL, 0, 1);
 }
 
 NPU_EXPORT cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count)
 {
+    NPU_API_SCOPE(__func__);
     return memset_common(devPtr, count, value, count, 1, NULL, 1, 1);
 }
 
 NPU_EXPORT cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
+    NPU_API_SCOPE(__func__);
     return memset_common(devPtr, count, value, count, 1, stream, 0, 0);
 }
 
 NPU_EXPORT cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
+    NPU_API_SCOPE(__func__);
     return memset_common(devPtr, count, value, count, 1, stream, 1, 0);
 }
 
 NPU_EXPORT cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
 {
+    NPU_API_SCOPE(__func__);
     return memset_common(devPtr, pitch, value, width, height, NULL, 0, 1);
 }
 
 NPU_EXPORT cudaError_t cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t width, size_t height)
 {
+    NPU_API_SCOPE(__func__);
     return memset_common(devPtr, pitch, value, width, height, NULL, 1, 1);
 }
 
 NPU_EXPORT cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width,
                                          size_t height, cudaStream_t stream)
 {
+    NPU_API_SCOPE(__func__);
     return memset_common(devPtr, pitch, value, width, height, stream, 0, 0);
 }
 
 NPU_EXPORT cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t width,
                                               size_t height, cudaStream_t stream)
 {
+    NPU_API_SCOPE(__func__);
     return memset_common(devPtr, pitch, value, width, height, stream, 1, 0);
 }
 
@@ -565,16 +597,19 @@ static cudaError_t malloc_async_common(void **ptr, size_t size, npu_pool_t *pool
 
 NPU_EXPORT cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
 {
+    NPU_API_SCOPE(__func__);
     return malloc_async_common(devPtr, size, NULL, hStream, 0);
 }
 
 NPU_EXPORT cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream)
 {
+    NPU_API_SCOPE(__func__);
     return malloc_async_common(devPtr, size, NULL, hStream, 1);
 }
 
 NPU_EXPORT cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!memPool || !npu_pool_valid((npu_pool_t *)memPool), NPU_EINVAL);
     return malloc_async_common(ptr, size, (npu_pool_t *)memPool, stream, 0);
@@ -582,6 +617,7 @@ NPU_EXPORT cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemP
 
 NPU_EXPORT cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!memPool || !npu_pool_valid((npu_pool_t *)memPool), NPU_EINVAL);
     return malloc_async_common(ptr, size, (npu_pool_t *)memPool, stream, 1);
@@ -598,16 +634,19 @@ static cudaError_t free_async_common(void *devPtr, cudaStream_t stream, int ptd)
 
 NPU_EXPORT cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
 {
+    NPU_API_SCOPE(__func__);
     return free_async_common(devPtr, hStream, 0);
 }
 
 NPU_EXPORT cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream)
 {
+    NPU_API_SCOPE(__func__);
     return free_async_common(devPtr, hStream, 1);
 }
 
 NPU_EXPORT cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!memPool || !poolProps, NPU_EINVAL);
     SHIM_RETURN_IF(poolProps->allocType != cudaMemAllocationTypePinned, NPU_EINVAL);
@@ -624,6 +663,7 @@ NPU_EXPORT cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cu
 
 NPU_EXPORT cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     npu_pool_t *p = (npu_pool_t *)memPool;
     SHIM_RETURN_IF(!p || !npu_pool_valid(p), NPU_EINVAL);
@@ -640,6 +680,7 @@ NPU_EXPORT cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool)
 
 NPU_EXPORT cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     npu_pool_t *p = (npu_pool_t *)memPool;
     SHIM_RETURN_IF(!p || !npu_pool_valid(p), NPU_EINVAL);
@@ -655,6 +696,7 @@ static int pool_attr_is_int(enum cudaMemPoolAttr attr)
 
 NPU_EXPORT cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     npu_pool_t *p = (npu_pool_t *)memPool;
     SHIM_RETURN_IF(!p || !npu_pool_valid(p) || !value, NPU_EINVAL);
@@ -673,6 +715,7 @@ NPU_EXPORT cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaM
 
 NPU_EXPORT cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     npu_pool_t *p = (npu_pool_t *)memPool;
     SHIM_RETURN_IF(!p || !npu_pool_valid(p) || !value, NPU_EINVAL);
@@ -691,6 +734,7 @@ NPU_EXPORT cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaM
 
 NPU_EXPORT cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!memPool, NPU_EINVAL);
     SHIM_RETURN_IF(cudart_check_device(device) != NPU_OK, NPU_EDEVICE);
@@ -702,6 +746,7 @@ NPU_EXPORT cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int d
 
 NPU_EXPORT cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!memPool, NPU_EINVAL);
     SHIM_RETURN_IF(cudart_check_device(device) != NPU_OK, NPU_EDEVICE);
@@ -713,6 +758,7 @@ NPU_EXPORT cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device)
 
 NPU_EXPORT cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(cudart_check_device(device) != NPU_OK, NPU_EDEVICE);
     npu_pool_t *p = (npu_pool_t *)memPool;

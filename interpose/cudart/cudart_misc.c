@@ -8,6 +8,7 @@
 NPU_EXPORT struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
                                                               enum cudaChannelFormatKind f)
 {
+    NPU_API_SCOPE(__func__);
     struct cudaChannelFormatDesc d = { x, y, z, w, f };
     return d;
 }

@@ -51,6 +51,7 @@ static cudart_var_t *vars_by_hostvar;
 
 NPU_EXPORT void **__cudaRegisterFatBinary(void *fatCubin)
 {
+    NPU_API_SCOPE(__func__);
     cudart_fatbin_t *fb = calloc(1, sizeof *fb);
     if (!fb) {
         NPU_ERR("__cudaRegisterFatBinary: out of host memory");
@@ -64,11 +65,13 @@ NPU_EXPORT void **__cudaRegisterFatBinary(void *fatCubin)
 
 NPU_EXPORT void __cudaRegisterFatBinaryEnd(void **fatCubinHandle)
 {
+    NPU_API_SCOPE(__func__);
     (void)fatCubinHandle; /* nothing to finish: loading is lazy */
 }
 
 NPU_EXPORT void __cudaUnregisterFatBinary(void **fatCubinHandle)
 {
+    NPU_API_SCOPE(__func__);
     cudart_fatbin_t *fb = (cudart_fatbin_t *)fatCubinHandle;
     if (!fb)
         return;
@@ -83,6 +86,7 @@ NPU_EXPORT void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFu
                                        const char *deviceName, int thread_limit, uint3 *tid,
                                        uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize)
 {
+    NPU_API_SCOPE(__func__);
     (void)deviceName; (void)thread_limit; (void)tid; (void)bid; (void)bDim; (void)gDim; (void)wSize;
     if (!fatCubinHandle || !hostFun || !deviceFun)
         return;
@@ -147,6 +151,7 @@ NPU_EXPORT void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *de
                                   const char *deviceName, int ext, size_t size, int constant,
                                   int global)
 {
+    NPU_API_SCOPE(__func__);
     (void)deviceName; (void)ext; (void)global;
     register_var(fatCubinHandle, hostVar, NULL, deviceAddress, size, constant, 0);
 }
@@ -155,6 +160,7 @@ NPU_EXPORT void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPt
                                          char *deviceAddress, const char *deviceName, int ext,
                                          size_t size, int constant, int global)
 {
+    NPU_API_SCOPE(__func__);
     (void)deviceName; (void)ext; (void)global;
     /* The symbol host code passes to cudaMemcpyToSymbol for a __managed__ variable is the
      * shadow whose address is hostVarPtrAddress. */
@@ -300,6 +306,7 @@ npu_status_t cudart_symbol_resolve(const void *symbol, int dev, void **dptr, siz
  * touches one; bind each host pointer to the variable's memory. Returns 1 on success. */
 NPU_EXPORT char __cudaInitModule(void **fatCubinHandle)
 {
+    NPU_API_SCOPE(__func__);
     cudart_fatbin_t *fb = (cudart_fatbin_t *)fatCubinHandle;
     if (!fb || npu_init() != NPU_OK)
         return 0;
@@ -386,50 +393,59 @@ static cudaError_t from_symbol(void *dst, const void *symbol, size_t count, size
 NPU_EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
                                           size_t offset, enum cudaMemcpyKind kind)
 {
+    NPU_API_SCOPE(__func__);
     return to_symbol(symbol, src, count, offset, kind, 0, 0, 0);
 }
 NPU_EXPORT cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count,
                                                size_t offset, enum cudaMemcpyKind kind)
 {
+    NPU_API_SCOPE(__func__);
     return to_symbol(symbol, src, count, offset, kind, 0, 0, 1);
 }
 NPU_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
                                                size_t offset, enum cudaMemcpyKind kind,
                                                cudaStream_t stream)
 {
+    NPU_API_SCOPE(__func__);
     return to_symbol(symbol, src, count, offset, kind, stream, 1, 0);
 }
 NPU_EXPORT cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src,
                                                     size_t count, size_t offset,
                                                     enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+    NPU_API_SCOPE(__func__);
     return to_symbol(symbol, src, count, offset, kind, stream, 1, 1);
 }
 NPU_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
                                             size_t offset, enum cudaMemcpyKind kind)
 {
+    NPU_API_SCOPE(__func__);
     return from_symbol(dst, symbol, count, offset, kind, 0, 0, 0);
 }
 NPU_EXPORT cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count,
                                                  size_t offset, enum cudaMemcpyKind kind)
 {
+    NPU_API_SCOPE(__func__);
     return from_symbol(dst, symbol, count, offset, kind, 0, 0, 1);
 }
 NPU_EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count,
                                                  size_t offset, enum cudaMemcpyKind kind,
                                                  cudaStream_t stream)
 {
+    NPU_API_SCOPE(__func__);
     return from_symbol(dst, symbol, count, offset, kind, stream, 1, 0);
 }
 NPU_EXPORT cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count,
                                                       size_t offset, enum cudaMemcpyKind kind,
                                                       cudaStream_t stream)
 {
+    NPU_API_SCOPE(__func__);
     return from_symbol(dst, symbol, count, offset, kind, stream, 1, 1);
 }
 
 NPU_EXPORT cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     if (!devPtr)
         return shim_fail(cudaErrorInvalidValue);
@@ -439,6 +455,7 @@ NPU_EXPORT cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
 
 NPU_EXPORT cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     if (!size)
         return shim_fail(cudaErrorInvalidValue);

@@ -46,22 +46,26 @@ static cudaError_t stream_create(cudaStream_t *pStream, unsigned flags, int prio
 
 NPU_EXPORT cudaError_t cudaStreamCreate(cudaStream_t *pStream)
 {
+    NPU_API_SCOPE(__func__);
     return stream_create(pStream, cudaStreamDefault, 0);
 }
 
 NPU_EXPORT cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
 {
+    NPU_API_SCOPE(__func__);
     return stream_create(pStream, flags, 0);
 }
 
 NPU_EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority)
 {
+    NPU_API_SCOPE(__func__);
     return stream_create(pStream, flags, priority);
 }
 
 /* Built-in streams (0, cudaStreamLegacy, cudaStreamPerThread) cannot be destroyed. */
 NPU_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(stream == NULL || stream == cudaStreamLegacy || stream == cudaStreamPerThread,
                    NPU_EHANDLE);
@@ -78,8 +82,8 @@ static cudaError_t stream_sync(cudaStream_t stream, int ptd)
     return shim_return(npu_stream_sync(s));
 }
 
-NPU_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t stream) { return stream_sync(stream, 0); }
-NPU_EXPORT cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream) { return stream_sync(stream, 1); }
+NPU_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t stream) { NPU_API_SCOPE(__func__); return stream_sync(stream, 0); }
+NPU_EXPORT cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream) { NPU_API_SCOPE(__func__); return stream_sync(stream, 1); }
 
 static cudaError_t stream_query(cudaStream_t stream, int ptd)
 {
@@ -89,8 +93,8 @@ static cudaError_t stream_query(cudaStream_t stream, int ptd)
     return shim_return(npu_stream_query(s));
 }
 
-NPU_EXPORT cudaError_t cudaStreamQuery(cudaStream_t stream) { return stream_query(stream, 0); }
-NPU_EXPORT cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream) { return stream_query(stream, 1); }
+NPU_EXPORT cudaError_t cudaStreamQuery(cudaStream_t stream) { NPU_API_SCOPE(__func__); return stream_query(stream, 0); }
+NPU_EXPORT cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream) { NPU_API_SCOPE(__func__); return stream_query(stream, 1); }
 
 static cudaError_t stream_wait_event(cudaStream_t stream, cudaEvent_t event, unsigned flags, int ptd)
 {
@@ -105,11 +109,13 @@ static cudaError_t stream_wait_event(cudaStream_t stream, cudaEvent_t event, uns
 
 NPU_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
+    NPU_API_SCOPE(__func__);
     return stream_wait_event(stream, event, flags, 0);
 }
 
 NPU_EXPORT cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
+    NPU_API_SCOPE(__func__);
     return stream_wait_event(stream, event, flags, 1);
 }
 
@@ -125,11 +131,13 @@ static cudaError_t stream_get_flags(cudaStream_t stream, unsigned *flags, int pt
 
 NPU_EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags)
 {
+    NPU_API_SCOPE(__func__);
     return stream_get_flags(hStream, flags, 0);
 }
 
 NPU_EXPORT cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t hStream, unsigned int *flags)
 {
+    NPU_API_SCOPE(__func__);
     return stream_get_flags(hStream, flags, 1);
 }
 
@@ -145,11 +153,13 @@ static cudaError_t stream_get_priority(cudaStream_t stream, int *priority, int p
 
 NPU_EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority)
 {
+    NPU_API_SCOPE(__func__);
     return stream_get_priority(hStream, priority, 0);
 }
 
 NPU_EXPORT cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t hStream, int *priority)
 {
+    NPU_API_SCOPE(__func__);
     return stream_get_priority(hStream, priority, 1);
 }
 
@@ -165,11 +175,13 @@ static cudaError_t stream_get_device(cudaStream_t stream, int *device, int ptd)
 
 NPU_EXPORT cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device)
 {
+    NPU_API_SCOPE(__func__);
     return stream_get_device(hStream, device, 0);
 }
 
 NPU_EXPORT cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t hStream, int *device)
 {
+    NPU_API_SCOPE(__func__);
     return stream_get_device(hStream, device, 1);
 }
 
@@ -185,11 +197,13 @@ static cudaError_t stream_get_id(cudaStream_t stream, unsigned long long *id, in
 
 NPU_EXPORT cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId)
 {
+    NPU_API_SCOPE(__func__);
     return stream_get_id(hStream, streamId, 0);
 }
 
 NPU_EXPORT cudaError_t cudaStreamGetId_ptsz(cudaStream_t hStream, unsigned long long *streamId)
 {
+    NPU_API_SCOPE(__func__);
     return stream_get_id(hStream, streamId, 1);
 }
 
@@ -241,12 +255,14 @@ static cudaError_t stream_add_callback(cudaStream_t stream, cudaStreamCallback_t
 NPU_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
                                              void *userData, unsigned int flags)
 {
+    NPU_API_SCOPE(__func__);
     return stream_add_callback(stream, callback, userData, flags, 0);
 }
 
 NPU_EXPORT cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t callback,
                                                   void *userData, unsigned int flags)
 {
+    NPU_API_SCOPE(__func__);
     return stream_add_callback(stream, callback, userData, flags, 1);
 }
 
@@ -261,17 +277,20 @@ static cudaError_t launch_host_func(cudaStream_t stream, cudaHostFn_t fn, void *
 
 NPU_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
 {
+    NPU_API_SCOPE(__func__);
     return launch_host_func(stream, fn, userData, 0);
 }
 
 NPU_EXPORT cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *userData)
 {
+    NPU_API_SCOPE(__func__);
     return launch_host_func(stream, fn, userData, 1);
 }
 
 /* ----------------------------------------------------------------- events ---- */
 NPU_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!event, NPU_EINVAL);
     SHIM_RETURN_IF(flags & ~(unsigned)(cudaEventBlockingSync | cudaEventDisableTiming |
@@ -290,11 +309,13 @@ NPU_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int
 
 NPU_EXPORT cudaError_t cudaEventCreate(cudaEvent_t *event)
 {
+    NPU_API_SCOPE(__func__);
     return cudaEventCreateWithFlags(event, cudaEventDefault);
 }
 
 NPU_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t event)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     npu_event_t *e = event_of(event);
     SHIM_RETURN_IF(!e, NPU_EHANDLE);
@@ -316,26 +337,31 @@ static cudaError_t event_record(cudaEvent_t event, cudaStream_t stream, unsigned
 
 NPU_EXPORT cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
+    NPU_API_SCOPE(__func__);
     return event_record(event, stream, 0, 0);
 }
 
 NPU_EXPORT cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream)
 {
+    NPU_API_SCOPE(__func__);
     return event_record(event, stream, 0, 1);
 }
 
 NPU_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
 {
+    NPU_API_SCOPE(__func__);
     return event_record(event, stream, flags, 0);
 }
 
 NPU_EXPORT cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
 {
+    NPU_API_SCOPE(__func__);
     return event_record(event, stream, flags, 1);
 }
 
 NPU_EXPORT cudaError_t cudaEventQuery(cudaEvent_t event)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     npu_event_t *e = event_of(event);
     SHIM_RETURN_IF(!e, NPU_EHANDLE);
@@ -344,6 +370,7 @@ NPU_EXPORT cudaError_t cudaEventQuery(cudaEvent_t event)
 
 NPU_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     npu_event_t *e = event_of(event);
     SHIM_RETURN_IF(!e, NPU_EHANDLE);
@@ -352,6 +379,7 @@ NPU_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t event)
 
 NPU_EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
+    NPU_API_SCOPE(__func__);
     SHIM_ENTER();
     SHIM_RETURN_IF(!ms, NPU_EINVAL);
     npu_event_t *a = event_of(start), *b = event_of(end);

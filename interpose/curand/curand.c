@@ -459,16 +459,19 @@ static curandStatus_t create(curandGenerator_t *out, curandRngType_t type, int h
 
 NPU_EXPORT curandStatus_t curandCreateGenerator(curandGenerator_t *generator, curandRngType_t rng_type)
 {
+    NPU_API_SCOPE(__func__);
     return create(generator, rng_type, 0);
 }
 
 NPU_EXPORT curandStatus_t curandCreateGeneratorHost(curandGenerator_t *generator, curandRngType_t rng_type)
 {
+    NPU_API_SCOPE(__func__);
     return create(generator, rng_type, 1);
 }
 
 NPU_EXPORT curandStatus_t curandDestroyGenerator(curandGenerator_t g)
 {
+    NPU_API_SCOPE(__func__);
     if (!gen_valid(g))
         return CURAND_STATUS_NOT_INITIALIZED;
     g->magic = 0;
@@ -482,6 +485,7 @@ NPU_EXPORT curandStatus_t curandDestroyGenerator(curandGenerator_t g)
 
 NPU_EXPORT curandStatus_t curandGetVersion(int *version)
 {
+    NPU_API_SCOPE(__func__);
     if (version == NULL)
         return CURAND_STATUS_OUT_OF_RANGE;
     *version = CURAND_VERSION;
@@ -490,6 +494,7 @@ NPU_EXPORT curandStatus_t curandGetVersion(int *version)
 
 NPU_EXPORT curandStatus_t curandGetProperty(libraryPropertyType type, int *value)
 {
+    NPU_API_SCOPE(__func__);
     if (value == NULL)
         return CURAND_STATUS_OUT_OF_RANGE;
     switch (type) {
@@ -503,6 +508,7 @@ NPU_EXPORT curandStatus_t curandGetProperty(libraryPropertyType type, int *value
 
 NPU_EXPORT curandStatus_t curandSetStream(curandGenerator_t g, cudaStream_t stream)
 {
+    NPU_API_SCOPE(__func__);
     if (!gen_valid(g))
         return CURAND_STATUS_NOT_INITIALIZED;
     g->stream = stream;
@@ -511,6 +517,7 @@ NPU_EXPORT curandStatus_t curandSetStream(curandGenerator_t g, cudaStream_t stre
 
 NPU_EXPORT curandStatus_t curandSetPseudoRandomGeneratorSeed(curandGenerator_t g, unsigned long long seed)
 {
+    NPU_API_SCOPE(__func__);
     if (!gen_valid(g))
         return CURAND_STATUS_NOT_INITIALIZED;
     pthread_mutex_lock(&g->lock);
@@ -523,6 +530,7 @@ NPU_EXPORT curandStatus_t curandSetPseudoRandomGeneratorSeed(curandGenerator_t g
 
 NPU_EXPORT curandStatus_t curandSetGeneratorOffset(curandGenerator_t g, unsigned long long offset)
 {
+    NPU_API_SCOPE(__func__);
     if (!gen_valid(g))
         return CURAND_STATUS_NOT_INITIALIZED;
     pthread_mutex_lock(&g->lock);
@@ -535,6 +543,7 @@ NPU_EXPORT curandStatus_t curandSetGeneratorOffset(curandGenerator_t g, unsigned
 
 NPU_EXPORT curandStatus_t curandSetGeneratorOrdering(curandGenerator_t g, curandOrdering_t order)
 {
+    NPU_API_SCOPE(__func__);
     if (!gen_valid(g))
         return CURAND_STATUS_NOT_INITIALIZED;
     switch (order) {
@@ -554,6 +563,7 @@ NPU_EXPORT curandStatus_t curandSetGeneratorOrdering(curandGenerator_t g, curand
 
 NPU_EXPORT curandStatus_t curandSetQuasiRandomGeneratorDimensions(curandGenerator_t g, unsigned int dims)
 {
+    NPU_API_SCOPE(__func__);
     if (!gen_valid(g))
         return CURAND_STATUS_NOT_INITIALIZED;
     return CURAND_STATUS_TYPE_ERROR;  /* pseudorandom generators have no dimensions */
@@ -561,6 +571,7 @@ NPU_EXPORT curandStatus_t curandSetQuasiRandomGeneratorDimensions(curandGenerato
 
 NPU_EXPORT curandStatus_t curandGenerateSeeds(curandGenerator_t g)
 {
+    NPU_API_SCOPE(__func__);
     if (!gen_valid(g))
         return CURAND_STATUS_NOT_INITIALIZED;
     pthread_mutex_lock(&g->lock);
@@ -571,11 +582,13 @@ NPU_EXPORT curandStatus_t curandGenerateSeeds(curandGenerator_t g)
 
 NPU_EXPORT curandStatus_t curandGenerate(curandGenerator_t g, unsigned int *out, size_t num)
 {
+    NPU_API_SCOPE(__func__);
     return generate(g, K_UINT, out, num, 4, 0, 1);
 }
 
 NPU_EXPORT curandStatus_t curandGenerateLongLong(curandGenerator_t g, unsigned long long *out, size_t num)
 {
+    NPU_API_SCOPE(__func__);
     if (!gen_valid(g))
         return CURAND_STATUS_NOT_INITIALIZED;
     return CURAND_STATUS_TYPE_ERROR;  /* 64-bit results come only from 64-bit quasirandom generators */
@@ -583,33 +596,39 @@ NPU_EXPORT curandStatus_t curandGenerateLongLong(curandGenerator_t g, unsigned l
 
 NPU_EXPORT curandStatus_t curandGenerateUniform(curandGenerator_t g, float *out, size_t num)
 {
+    NPU_API_SCOPE(__func__);
     return generate(g, K_FLOAT, out, num, 4, 0, 1);
 }
 
 NPU_EXPORT curandStatus_t curandGenerateUniformDouble(curandGenerator_t g, double *out, size_t num)
 {
+    NPU_API_SCOPE(__func__);
     return generate(g, K_DOUBLE, out, num, 8, 0, 1);
 }
 
 NPU_EXPORT curandStatus_t curandGenerateNormal(curandGenerator_t g, float *out, size_t n, float mean, float stddev)
 {
+    NPU_API_SCOPE(__func__);
     return generate(g, K_NORMAL, out, n, 4, mean, stddev);
 }
 
 NPU_EXPORT curandStatus_t curandGenerateNormalDouble(curandGenerator_t g, double *out, size_t n, double mean,
                                                      double stddev)
 {
+    NPU_API_SCOPE(__func__);
     return generate(g, K_NORMAL_D, out, n, 8, mean, stddev);
 }
 
 NPU_EXPORT curandStatus_t curandGenerateLogNormal(curandGenerator_t g, float *out, size_t n, float mean,
                                                   float stddev)
 {
+    NPU_API_SCOPE(__func__);
     return generate(g, K_LOGNORMAL, out, n, 4, mean, stddev);
 }
 
 NPU_EXPORT curandStatus_t curandGenerateLogNormalDouble(curandGenerator_t g, double *out, size_t n, double mean,
                                                         double stddev)
 {
+    NPU_API_SCOPE(__func__);
     return generate(g, K_LOGNORMAL_D, out, n, 8, mean, stddev);
 }
