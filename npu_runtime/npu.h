@@ -58,7 +58,7 @@ long long npu_env_ll(const char *name, long long dflt); /* accepts K/M/G suffixe
  * ASCEND_RT_VISIBLE_DEVICES, filter and renumber them (comma-separated ordinals; an invalid
  * entry ends the list, as in CUDA). Device ordinals in this API are the visible ordinals. */
 typedef struct npu_device_props {
-    char name[256];               /* "Ascend 910B (transfer_to_npu emulated NPU)" */
+    char name[256];               /* "Ascend910B (transfer_to_npu emulated NPU)" */
     unsigned char uuid[16];
     int physical_id;              /* ordinal before visibility filtering */
     size_t total_mem;             /* capacity: TRANSFER_TO_NPU_MEMORY or default share of RAM */
@@ -76,7 +76,7 @@ typedef struct npu_device_props {
     int memory_bus_width;
     int l2_cache_size;
     int max_threads_per_sm;
-    int compute_major, compute_minor; /* the compute capability we claim: 9.0 */
+    int compute_major, compute_minor; /* the compute capability we claim: 8.0 */
     size_t total_const_mem;       /* 64 KiB */
     int pci_bus_id, pci_device_id, pci_domain_id;
 } npu_device_props_t;

@@ -49,7 +49,7 @@ build_one() { # kind src
 }
 export -f build_one; export T B CC NVCC LIBS
 { ls tests/unit/test_*.c 2>/dev/null | sed 's/^/unit /'; ls tests/cuda/*.cu 2>/dev/null | sed 's/^/cuda /'; } \
-    | grep -E "$FILTER" | xargs -P "$JOBS" -L 1 bash -c 'build_one "$0" "$1" || echo "build failed: $1"' \
+    | grep -E "$FILTER" | xargs -r -P "$JOBS" -L 1 bash -c 'build_one "$0" "$1" || echo "build failed: $1"' \
     | tee "$T/logs/build-failures.txt"
 
 xfails=0

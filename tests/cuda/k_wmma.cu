@@ -1,4 +1,3 @@
-// XFAIL: wmma (tensor-core) PTX instructions are not translated yet
 // NVCC_FLAGS: -arch=sm_80
 // Warp-level matrix multiply-accumulate (tensor cores) through nvcuda::wmma: 16x16x16 tiles of
 // half inputs with float accumulation (wmma.load / wmma.mma / wmma.store in PTX), row- and
