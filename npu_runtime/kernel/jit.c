@@ -15,8 +15,10 @@
  * -fno-strict-aliasing -march=native -w" + -lm, run with posix_spawn and an environment
  * without LD_PRELOAD (and without our library folder on LD_LIBRARY_PATH), so the compiler
  * does not load the runtime. Its stderr goes to a file that is logged on failure (NPU_EJIT).
- * Measured here (2 vCPU, gcc 12): vectorAdd ~75 ms, a reduction with shfl + printf ~110 ms,
- * sinf-heavy kernel with a .func ~140 ms (first run); cached: dlopen ~0.1 ms.
+ * Measured (bench/bench_jit.c, 2 vCPU, gcc 12): idle machine vectorAdd 76 ms, shfl reduction
+ * ~150 ms; with other builds running (load 6-7) vectorAdd 160-240 ms, reduction 170-270 ms,
+ * libm-heavy kernel with printf 330-400 ms, tiled matmul 230-300 ms. Cached (translate +
+ * dlopen): 0.2-1.6 ms. -O1 saved only ~20% of compile time, so -O2 stays.
  *
  * private_copy: dlopen returns the same handle for the same path, but each module needs its
  * own npu_globals table; module.c asks for a private copy (a hard copy dlopened under a
