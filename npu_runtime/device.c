@@ -227,6 +227,11 @@ npu_status_t npu_init(void)
     return g_dev.nvis > 0 ? NPU_OK : NPU_ENODEVICE;
 }
 
+int npu_runtime_started(void)
+{
+    return atomic_load_explicit(&g_ready, memory_order_acquire) != 0;
+}
+
 int npu_device_count(void)
 {
     npu_init();

@@ -82,6 +82,7 @@ typedef struct npu_device_props {
 } npu_device_props_t;
 
 npu_status_t npu_init(void);                 /* idempotent; NPU_ENODEVICE when none visible */
+int npu_runtime_started(void);               /* has npu_init run (cuInit or any runtime call)? */
 int npu_device_count(void);                  /* visible devices (0 if none) */
 npu_status_t npu_device_get_props(int dev, npu_device_props_t *out);
 npu_status_t npu_device_set_current(int dev);/* per host thread; default 0 */
