@@ -3,7 +3,8 @@
  *
  * Cache: TRANSFER_TO_NPU_CACHE (default ~/.cache/transfer_to_npu; /tmp/transfer_to_npu-<uid>
  * when that cannot be created). File name: 32 hex digits of a 128-bit FNV-1a hash (our code)
- * of (generated C source + compiler command + flags). The generated C embeds the translator
+ * of (generated C source + compiler command + flags + CPU model/flags, for -march=native).
+ * The generated C embeds the translator
  * version, the kabi text (NPU_KABI_VERSION), the entry and every .func and variable
  * declaration it uses, so hashing it covers everything the spec's key lists, and nothing can
  * make two different kernels share a file. Translating again to compute the key costs
@@ -30,6 +31,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,6 +209,30 @@ static npu_status_t run_compiler(const char *cfile, const char *sofile, const ch
     return NPU_OK;
 }
 
+/* -march=native: a cache shared between machines (an NFS home) must not hand one CPU's code
+ * to another, so the key includes the CPU's model name and feature flags (read once). */
+static char cpu_id[2048];
+static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
+static void read_cpu_id(void)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return;
+    char line[4096];
+    size_t n = 0;
+    int got_model = 0, got_flags = 0;
+    while (fgets(line, sizeof line, f) && !(got_model && got_flags)) {
+        int is_model = !strncmp(line, "model name", 10), is_flags = !strncmp(line, "flags", 5);
+        if ((is_model && !got_model) || (is_flags && !got_flags)) {
+            uint64_t h[2];
+            npu_jit_hash128(line, strlen(line), h);
+            n += (size_t)snprintf(cpu_id + n, sizeof cpu_id - n, "%016llx", (unsigned long long)h[0]);
+            got_model |= is_model;
+            got_flags |= is_flags;
+        }
+    }
+    fclose(f);
+}
+
 static unsigned long tmp_counter;
 
 npu_status_t npu_jit_load(const char *csrc, size_t len, const char *what, int private_copy,
@@ -223,7 +249,10 @@ npu_status_t npu_jit_load(const char *csrc, size_t len, const char *what, int pr
     char *key = malloc(klen);
     if (!key) return NPU_EHOSTMEM;
     memcpy(key, csrc, len);
-    int extra = snprintf(key + len, 256, "\n//%s %s lm", cc ? cc : "cc", JIT_FLAGS);
+    pthread_once(&cpu_once, read_cpu_id);
+    int extra = snprintf(key + len, 256, "\n//%s %s lm %s", cc ? cc : "cc", JIT_FLAGS, cpu_id);
+    if (extra < 0) extra = 0;
+    if (extra > 255) extra = 255;
     uint64_t h[2];
     npu_jit_hash128(key, len + (size_t)extra, h);
     free(key);

@@ -7,6 +7,7 @@
  * NPU_EPTXUNSUP / NPU_ENOTFOUND without a crash.
  */
 #include "npu_runtime/kernel/npu_kernel.h"
+#include "npu_runtime/kernel/ptx_internal.h"
 #include "check.h"
 
 #include <stdio.h>
@@ -450,11 +451,22 @@ static void test_link(void)
     CHECK_EQ(get(a, "k"), NPU_EPTX);
 }
 
+/* the cache key's hash is FNV-1a 128: published test vectors */
+static void test_hash(void)
+{
+    uint64_t h[2];
+    npu_jit_hash128("", 0, h);
+    CHECK(h[0] == 0x6c62272e07bb0142ull && h[1] == 0x62b821756295c58dull);
+    npu_jit_hash128("a", 1, h);
+    CHECK(h[0] == 0xd228cb696f1a8cafull && h[1] == 0x78912b704e4a8964ull);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/test_ptx_cacheXXXXXX";
     if (!getenv("TRANSFER_TO_NPU_CACHE") && mkdtemp(dir)) setenv("TRANSFER_TO_NPU_CACHE", dir, 1);
     npu_init();
+    test_hash();
     test_vadd();
     test_bsum();
     test_bad_input();
