@@ -2,8 +2,8 @@
  * stress16.c - 16 host threads hammer the runtime at once, for ThreadSanitizer
  * (tests/tsan/run_tsan.sh builds the runtime with -fsanitize=thread and runs this with
  * halt_on_error=1): allocation and free (device, pinned host), async copies and sets, kernel
- * launches (PTX kernels translated by the JIT: block mode, block mode with bar.sync, and a
- * warp-shuffle kernel), stream create/destroy/sync/query, cross-stream event waits, events
+ * launches (PTX kernels translated by the JIT: block mode, block mode with bar.sync phases,
+ * warp-shuffle phases, and thread mode on fibers), stream create/destroy/sync/query, cross-stream event waits, events
  * record/query/sync/elapsed, host functions, per-thread and legacy default streams, and 16
  * threads racing the first npu_kmodule_get_function of each entry. Every result is checked
  * against a host computation.
@@ -15,7 +15,8 @@
  * per-thread counter read only after the stream was synchronised (the runtime's completion
  * signalling must order it: TSan checks that).
  * Usage: stress16 [ptx-file] ; STRESS_ITERS (default 12), STRESS_WSUM=0 skips the shuffle
- * kernel (thread/warp mode).
+ * kernel (block mode with warp phases), STRESS_FIBERS=0 skips csum, a counted-barrier
+ * kernel that runs in thread mode (one fiber per GPU thread).
  */
 #include "npu_runtime/kernel/npu_kernel.h"
 #include "check.h"
@@ -28,7 +29,7 @@
 #define NTHREADS 16
 
 static npu_kmodule_t *g_mod;
-static int g_iters = 12, g_wsum = 1;
+static int g_iters = 12, g_wsum = 1, g_fibers = 1;
 static pthread_barrier_t g_start;
 static int g_fail;                  /* atomic */
 
@@ -67,7 +68,8 @@ static npu_status_t launch(npu_kfunc_t *f, unsigned nblocks, unsigned bs, npu_st
     return npu_kfunc_launch(f, grid, block, 0, s, args);
 }
 
-static void one_iteration(tstate_t *t, int it, npu_kfunc_t *axpb, npu_kfunc_t *bsum, npu_kfunc_t *wsum)
+static void one_iteration(tstate_t *t, int it, npu_kfunc_t *axpb, npu_kfunc_t *bsum, npu_kfunc_t *wsum,
+                          npu_kfunc_t *csum)
 {
     unsigned n = 1 + rnd(&t->seed) % 20000;
     unsigned a = 1 + rnd(&t->seed) % 7, b = rnd(&t->seed) % 100;
@@ -90,14 +92,16 @@ static void one_iteration(tstate_t *t, int it, npu_kfunc_t *axpb, npu_kfunc_t *b
     if (!s1 || !s2 || !e0 || !e1 || !e2)
         goto out;
 
-    unsigned *h_in = NULL, *h_out = malloc(bytes), *h_sum = malloc(nb * 4), *h_w = malloc(4);
+    unsigned *h_in = NULL, *h_out = malloc(bytes), *h_sum = malloc(nb * 4), *h_sum2 = malloc(nb * 4);
+    unsigned *h_w = malloc(4);
     TCHECK(npu_host_alloc(bytes, 0, (void **)&h_in) == NPU_OK);
-    unsigned *d_in = NULL, *d_out = NULL, *d_sum = NULL, *d_w = NULL;
+    unsigned *d_in = NULL, *d_out = NULL, *d_sum = NULL, *d_sum2 = NULL, *d_w = NULL;
     TCHECK(npu_mem_alloc(0, bytes, (void **)&d_in) == NPU_OK);
     TCHECK(npu_mem_alloc(0, bytes, (void **)&d_out) == NPU_OK);
     TCHECK(npu_mem_alloc(0, nb * 4, (void **)&d_sum) == NPU_OK);
+    TCHECK(npu_mem_alloc(0, nb * 4, (void **)&d_sum2) == NPU_OK);
     TCHECK(npu_mem_alloc(0, 4, (void **)&d_w) == NPU_OK);
-    if (!h_in || !h_out || !h_sum || !h_w || !d_in || !d_out || !d_sum || !d_w)
+    if (!h_in || !h_out || !h_sum || !h_sum2 || !h_w || !d_in || !d_out || !d_sum || !d_sum2 || !d_w)
         goto freeall;
     for (unsigned i = 0; i < n; i++)
         h_in[i] = rnd(&t->seed) % 1000;
@@ -112,6 +116,9 @@ static void one_iteration(tstate_t *t, int it, npu_kfunc_t *axpb, npu_kfunc_t *b
     TCHECK(npu_stream_host_fn(s1, host_fn, t) == NPU_OK);
     void *a2[] = { &d_sum, &d_out, &n };
     TCHECK(launch(bsum, nb, 256, s1, a2) == NPU_OK);
+    void *a2b[] = { &d_sum2, &d_out, &n };
+    if (csum)                                 /* thread mode: fibers */
+        TCHECK(launch(csum, nb, 256, s1, a2b) == NPU_OK);
     TCHECK(npu_event_record(e1, s1) == NPU_OK);
     npu_status_t q = npu_event_query(e1);
     TCHECK(q == NPU_OK || q == NPU_ENOTREADY);
@@ -119,6 +126,8 @@ static void one_iteration(tstate_t *t, int it, npu_kfunc_t *axpb, npu_kfunc_t *b
     TCHECK(npu_stream_wait_event(s2, e1) == NPU_OK);
     TCHECK(npu_memcpy_async(h_out, d_out, bytes, s2) == NPU_OK);
     TCHECK(npu_memcpy_async(h_sum, d_sum, nb * 4, s2) == NPU_OK);
+    if (csum)
+        TCHECK(npu_memcpy_async(h_sum2, d_sum2, nb * 4, s2) == NPU_OK);
     TCHECK(npu_memset_async(d_w, 0, 4, s2) == NPU_OK);
     if (wsum) {
         void *a3[] = { &d_w, &d_in, &n };
@@ -155,6 +164,8 @@ static void one_iteration(tstate_t *t, int it, npu_kfunc_t *axpb, npu_kfunc_t *b
         for (unsigned i = k * 256; i < n && i < (k + 1) * 256; i++)
             ref += h_in[i] * a + b;
         bad += h_sum[k] != ref;
+        if (csum)
+            bad += h_sum2[k] != ref;
     }
     TCHECK(bad == 0);
     if (wsum)
@@ -166,11 +177,13 @@ freeall:
     TCHECK(npu_mem_free(d_in) == NPU_OK);
     TCHECK(npu_mem_free(d_out) == NPU_OK);
     TCHECK(npu_mem_free(d_sum) == NPU_OK);
+    TCHECK(npu_mem_free(d_sum2) == NPU_OK);
     TCHECK(npu_mem_free(d_w) == NPU_OK);
     TCHECK(npu_mem_free(d_w) == NPU_EINVAL);                /* double free is refused */
     TCHECK(npu_host_free(h_in) == NPU_OK);
     free(h_out);
     free(h_sum);
+    free(h_sum2);
     free(h_w);
 out:
     if (s1 && !legacy && !pts)
@@ -216,10 +229,11 @@ static void *worker(void *arg)
     /* all 16 race the first translation + compilation of each entry */
     npu_kfunc_t *axpb = get_fn("axpb"), *bsum = get_fn("bsum");
     npu_kfunc_t *wsum = g_wsum ? get_fn("wsum") : NULL;
-    if (!axpb || !bsum || (g_wsum && !wsum))
+    npu_kfunc_t *csum = g_fibers ? get_fn("csum") : NULL;
+    if (!axpb || !bsum || (g_wsum && !wsum) || (g_fibers && !csum))
         return NULL;
     for (int it = 0; it < g_iters; it++) {
-        one_iteration(t, it, axpb, bsum, wsum);
+        one_iteration(t, it, axpb, bsum, wsum, it % 2 ? csum : NULL);
         if (it % 4 == 0)
             churn(t);
     }
@@ -248,6 +262,8 @@ int main(int argc, char **argv)
         g_iters = atoi(getenv("STRESS_ITERS"));
     if (getenv("STRESS_WSUM"))
         g_wsum = atoi(getenv("STRESS_WSUM"));
+    if (getenv("STRESS_FIBERS"))
+        g_fibers = atoi(getenv("STRESS_FIBERS"));
     size_t len = 0;
     char *ptx = read_file(path, &len);
     CHECK(ptx != NULL);
