@@ -16,8 +16,8 @@
  *      without retaining or activating it (ZLUDA test cudart_interface_fn2_creates_inactive_...)
  *    6 get_module_from_cubin_ext1(CUmodule *out, wrapper *w, void *a3, void *a4, u32 a5)
  *    8 get_module_from_cubin_ext2(const fatbin header *f, CUmodule *out, void *a3, void *a4, u32 a5)
- *      (static cudart 13 uses slot 8; a3/a4/a5 are unknown extras: ZLUDA refuses non-zero
- *      ones, and so do we, with CUDA_ERROR_NOT_SUPPORTED)
+ *      (a3/a4/a5 are unknown extras: ZLUDA refuses non-zero ones, and so do we, with
+ *      CUDA_ERROR_NOT_SUPPORTED; static cudart 13 called none of 1, 6, 8 here, see below)
  *    7 fn7(size_t) -> void: unknown (ZLUDA ignores it)
  *   12 load_compilers(): loads ptxjitcompiler / nvvm on a GPU; our PTX JIT is built in, so
  *      there is nothing to load and it succeeds.
@@ -44,11 +44,32 @@
  *    2 context_check(CUcontext c, u32 *flags, const void **p): *flags = 0 (no bit of it was
  *      ever seen set on a GPU); 3 check_fn3() -> u32 0.
  *
+ * Observed with CUDA 13.0's libcudart_static (a default `nvcc` build, and CuPy 14 for
+ * cupy-cuda13x), in this order: cuGetProcAddress_v2 for every driver entry point;
+ * f8cff951-... (refused, it carries on); CUDART_INTERFACE; TOOLS_RUNTIME_CALLBACK_HOOKS;
+ * slot 2 (primary context of device 0); TOOLS_TLS; CONTEXT_LOCAL_STORAGE; CONTEXT_CHECKS;
+ * INTEGRITY_CHECK and its slot 1 with versions 13000, 13001, 13002 (CuPy: 13020..13022);
+ * context_check twice; cls put (NULL context, its key, its state, a destructor); at exit cls
+ * delete. Modules do not come through the cubin slots: the runtime loads each translation
+ * unit's fatbin wrapper with cuLibraryLoadData (1 library option) on the first
+ * __cudaGetKernel / symbol use. Without CUDART_INTERFACE every runtime call fails with
+ * cudaErrorNotSupported (801).
+ * The integrity hash is checked: with one key byte changed, cudaMalloc of a static-cudart
+ * program fails with cudaErrorSoftwareValidityNotEstablished (103); with the HMAC-MD2 above
+ * everything runs (tests/cuda/static_*.cu).
+ * NVRTC 13 asks for da9151d3-3ae6-cc41-a5c0-4f26d533e328 only; refused, it compiles normally
+ * (tests/cuda/nvrtc_saxpy.cu, CuPy), so it stays refused.
+ *
  * Slots we know nothing of hold stubs that log "slot N called" and return
  * CUDA_ERROR_NOT_SUPPORTED, so that an unexpected call shows in the log instead of jumping
  * to NULL. Every other UUID gets CUDA_ERROR_NOT_SUPPORTED and no table (as before): NVRTC asks
- * for tables it can do without, and static cudart 13 first asks f8cff951-2146-8b4e-
+ * for a table it can do without, and static cudart 13 first asks f8cff951-2146-8b4e-
  * b9e2-fb469e7c0dd9 (in no public source) and carries on without it.
+ *
+ * Gap: the context-local-storage destructors run from drv_cls_context_gone, which
+ * cuCtxDestroy and cuDevicePrimaryCtxReset (driver_ctx.c) are to call; until they do, the
+ * entries of a destroyed context are unreachable (a destroyed context is refused) but their
+ * destructors are not run. cudart deletes its own entry before it resets a device.
  *
  * Thread-safety: tables are constant; the context-local store is a uthash under cls_lock
  * (a mutex; destructors are called with it released).
