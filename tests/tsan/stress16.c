@@ -11,7 +11,9 @@
  * DESIGN (threads): the module is loaded once by main; worker threads share it and the
  * global counters (atomics only); each thread owns its streams, events and buffers, except
  * that thread t's second stream waits on an event recorded on its first (cross-stream
- * ordering) and every 4th iteration runs on the shared legacy stream. Host functions bump a
+ * ordering), every 4th iteration runs on the shared legacy stream, each thread records a
+ * shared event that other threads' streams wait on, and threads call npu_device_sync, which
+ * waits for everyone's streams. Host functions bump a
  * per-thread counter read only after the stream was synchronised (the runtime's completion
  * signalling must order it: TSan checks that).
  * Usage: stress16 [ptx-file] ; STRESS_ITERS (default 12), STRESS_WSUM=0 skips the shuffle
@@ -31,6 +33,7 @@
 static npu_kmodule_t *g_mod;
 static int g_iters = 12, g_wsum = 1, g_fibers = 1;
 static pthread_barrier_t g_start;
+static npu_event_t *g_shared_ev[NTHREADS];  /* recorded by their owner, waited on by others */
 static int g_fail;                  /* atomic */
 
 #define TCHECK(cond) do { if (!(cond)) { __atomic_fetch_add(&g_fail, 1, __ATOMIC_RELAXED); \
@@ -134,8 +137,21 @@ static void one_iteration(tstate_t *t, int it, npu_kfunc_t *axpb, npu_kfunc_t *b
         TCHECK(launch(wsum, nb, 256, s2, a3) == NPU_OK);
     }
     TCHECK(npu_memcpy_async(h_w, d_w, 4, s2) == NPU_OK);
+    /* stream-ordered pool memory: allocated for s2, used, freed in s2's order */
+    unsigned *d_tmp = NULL;
+    TCHECK(npu_pool_alloc_async(npu_pool_default(0), bytes, s2, (void **)&d_tmp) == NPU_OK);
+    if (d_tmp) {
+        TCHECK(npu_memcpy_async(d_tmp, d_out, bytes, s2) == NPU_OK);
+        TCHECK(npu_memcpy_async(h_out, d_tmp, bytes, s2) == NPU_OK);
+        TCHECK(npu_pool_free_async(d_tmp, s2) == NPU_OK);
+    }
+    /* another thread's event: waiting on whatever it captured last is always legal */
+    TCHECK(npu_stream_wait_event(s2, g_shared_ev[(t->id + 1 + it) % NTHREADS]) == NPU_OK);
+    q = npu_event_query(g_shared_ev[(t->id + 3) % NTHREADS]);
+    TCHECK(q == NPU_OK || q == NPU_ENOTREADY);
     TCHECK(npu_stream_host_fn(s2, host_fn, t) == NPU_OK);
     TCHECK(npu_event_record(e2, s2) == NPU_OK);
+    TCHECK(npu_event_record(g_shared_ev[t->id], s1) == NPU_OK);
     if (it % 3 == 0) {
         TCHECK(npu_event_sync(e2) == NPU_OK);
     } else if (it % 3 == 1) {
@@ -236,6 +252,10 @@ static void *worker(void *arg)
         one_iteration(t, it, axpb, bsum, wsum, it % 2 ? csum : NULL);
         if (it % 4 == 0)
             churn(t);
+        if (it % 5 == 4)
+            TCHECK(npu_device_sync(0) == NPU_OK);
+        size_t fr = 0, tot = 0;
+        TCHECK(npu_mem_info(0, &fr, &tot) == NPU_OK && fr <= tot);
     }
     TCHECK(npu_stream_sync(npu_stream_per_thread(0)) == NPU_OK);
     return NULL;
@@ -275,6 +295,8 @@ int main(int argc, char **argv)
     if (!g_mod)
         return CHECK_DONE();
     pthread_barrier_init(&g_start, NULL, NTHREADS);
+    for (int i = 0; i < NTHREADS; i++)
+        CHECK_EQ(npu_event_create(NPU_EVENT_DISABLE_TIMING, &g_shared_ev[i]), NPU_OK);
     pthread_t th[NTHREADS];
     tstate_t ts[NTHREADS];
     for (int i = 0; i < NTHREADS; i++) {
@@ -290,6 +312,8 @@ int main(int argc, char **argv)
         CHECK_EQ(ts[i].hostfn_count, expect_hf);
     CHECK_EQ(__atomic_load_n(&g_fail, __ATOMIC_RELAXED), 0);
     CHECK_EQ(npu_device_sync(0), NPU_OK);
+    for (int i = 0; i < NTHREADS; i++)
+        CHECK_EQ(npu_event_destroy(g_shared_ev[i]), NPU_OK);
     npu_mem_stats_t ms;
     CHECK_EQ(npu_mem_get_stats(0, &ms), NPU_OK);
     CHECK_EQ(npu_kmodule_unload(g_mod), NPU_OK);
