@@ -77,10 +77,8 @@
 #include "interpose/driver/driver_internal.h"
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <uthash.h>
 
