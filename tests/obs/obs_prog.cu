@@ -5,8 +5,8 @@
 //                       stream, 2 calls of unsupported cudaCreateTextureObject, one cudaMalloc
 //                       of 2^40 bytes that fails, and one cudaGetDeviceCount from a second
 //                       host thread; checks every result against a host computation.
-//   obs_prog hold MiB   allocates MiB of device memory, prints "READY <pid>", waits for a
-//                       line on stdin (or 30 s), frees and exits
+//   obs_prog hold MiB F allocates MiB of device memory, prints "READY <pid>", waits until
+//                       file F exists (at most 60 s), frees and exits
 //   obs_prog exitcb     exits (exit(0)) from inside a host callback on a stream, while a
 //                       kernel and API calls are in flight: report and trace must still be whole
 #include <cuda_runtime.h>
@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/select.h>
 
 __global__ void scale_kernel(float *x, float a, int n)
 {
@@ -110,7 +109,7 @@ static int work(void)
     return 0;
 }
 
-static int hold(size_t mib)
+static int hold(size_t mib, const char *release)
 {
     void *p;
     OK(cudaMalloc(&p, mib << 20));
@@ -118,11 +117,8 @@ static int hold(size_t mib)
     OK(cudaDeviceSynchronize());
     printf("READY %d\n", (int)getpid());
     fflush(stdout);
-    fd_set fs;
-    FD_ZERO(&fs);
-    FD_SET(0, &fs);
-    struct timeval tv = { 30, 0 };
-    select(1, &fs, NULL, NULL, &tv);
+    for (int i = 0; i < 600 && release && access(release, F_OK) != 0; i++)
+        usleep(100000);
     OK(cudaFree(p));
     return 0;
 }
@@ -151,7 +147,7 @@ static int exitcb(void)
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "hold"))
-        return hold(argc > 2 ? strtoul(argv[2], NULL, 10) : 64);
+        return hold(argc > 2 ? strtoul(argv[2], NULL, 10) : 64, argc > 3 ? argv[3] : NULL);
     if (argc > 1 && !strcmp(argv[1], "exitcb"))
         return exitcb();
     return work();
