@@ -33,6 +33,10 @@ if ! [ "$O/obs_prog" -nt tests/obs/obs_prog.cu ]; then
 fi
 run_cuda() { local mode=$1; shift; env "$@" LD_PRELOAD="$PRE" timeout -k 5 120 "$O/obs_prog" "$mode"; }  # MODE VAR=value...
 
+# --- every exported entry point carries NPU_API_SCOPE (so the report sees every call) ---
+python3 tests/obs/insert_api_scope.py --check interpose/*/*.c >"$W/cov.log" 2>&1
+verdict api_scope_coverage $? "$W/cov.log"
+
 # --- runtime-level hooks: bad inputs, nesting, 4 threads x 4 streams, direct GEMM ---
 (cd "$W" && TRANSFER_TO_NPU_TRACE=$W/u.json TRANSFER_TO_NPU_REPORT=$W/u.txt timeout 120 "$O/obs_unit" 4 50 &&
     $CHK trace-unit "$W/u.json" 4 50 && $CHK report-unit "$W/u") >"$W/unit.log" 2>&1
