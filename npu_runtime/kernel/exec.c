@@ -35,8 +35,23 @@
  *  completes the collective for everybody, queues the others and keeps running. No runnable
  *  fiber but live ones: deadlock, the block is abandoned with NPU_EDEADLOCK. All fiber state
  *  belongs to one runner thread, so the scheduler and collectives take no locks.
- *  Wild pointers: a SIGSEGV inside kernel code is not caught yet (no signal handlers are
- *  installed); fault isolation is a later issue.
+ *  Wild pointers (fault isolation). At the first grid (never in a constructor) a SIGSEGV and
+ *  SIGBUS handler is installed (SA_SIGINFO | SA_ONSTACK | SA_NODEFER); every runner thread
+ *  gets a 64 KiB sigaltstack unless it has one, so a fiber-stack overflow into a guard page
+ *  is caught too. The handler acts only when tls_fault_worker (initial-exec TLS, set around
+ *  the kernel dispatch in run_block, cleared around the krt calls that take libc locks) names
+ *  a busy runner: it records signal, si_addr and the thread (thread mode: the running fiber;
+ *  block mode: w->cur_lin, which the generated thread loop stores through b->exec, one
+ *  volatile store per thread) and leaves like a trap: siglongjmp to run_block, or in thread
+ *  mode a switch from the fiber to the scheduler; the abandoned fibers are re-made for the
+ *  next block, so their stacks are reused. The grid fails with NPU_EILLEGALADDR (guard page:
+ *  NPU_ELAUNCHFAIL, "stack overflow"), sticky in the stream layer; run_block logs kernel,
+ *  block, thread and address. Any other SIGSEGV/SIGBUS (the runtime's own bugs, the host
+ *  program's faults, kill()) is passed on: to the previous handler, else the default action
+ *  is restored and the fault re-executes, killing the process as without us.
+ *  TRANSFER_TO_NPU_FAULT_ISOLATION=0 installs nothing. Pool workers block every signal
+ *  except SIGSEGV/SIGBUS/SIGILL/SIGFPE (a blocked synchronous fault kills the process).
+ *  Cost of the block-mode thread index store: measured in ptx_emit.c's header.
  *  Limits of fibers without preemption: a thread that spins on memory written by another
  *  thread of its own block (no barrier in between) never lets it run; a lane that exits
  *  while others spin is fine. Cooperative launches (grid.sync) need every block resident at
@@ -66,7 +81,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
+#include <errno.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__x86_64__)
@@ -151,6 +168,9 @@ typedef struct exec_grid {
 } exec_grid_t;
 
 struct exec_worker {
+    /* First member on purpose: block-mode kernels get b->exec == this worker and store the
+     * linear index of the thread they run here (volatile, once per thread) for fault reports. */
+    volatile uint32_t cur_lin;
     unsigned smid;
     int busy;                   /* running a block (nested npu_exec_grid gets its own worker) */
     uint8_t *shared;
@@ -174,6 +194,13 @@ struct exec_worker {
     exec_grid_t *grid;
     npu_bctx_t b;
     uint64_t prepared_id;
+    /* fault isolation: what the signal handler saw, logged once back in run_block */
+    int fault_sig;
+    uint64_t fault_addr;
+    uint32_t fault_tid[3];
+    int fault_tid_known;
+    void *altstack;             /* sigaltstack of this runner thread (ours), or NULL */
+    size_t altstack_size;
 };
 
 static const npu_krt_t exec_krt;
@@ -194,10 +221,140 @@ static struct {
 
 static __thread exec_worker_t *tls_worker;
 
+/* ---------------------------------------------------------- fault isolation ---- */
+/* The runner whose thread is inside translated kernel code right now (set around the
+ * block_fn / fiber dispatch in run_block), read by the SIGSEGV/SIGBUS handler.
+ * initial-exec: the handler must not call __tls_get_addr (it may allocate). */
+static __thread exec_worker_t *tls_fault_worker __attribute__((tls_model("initial-exec")));
+
+static struct {
+    pthread_once_t once;
+    int enabled;
+    struct sigaction old_segv, old_bus;
+} fi = { .once = PTHREAD_ONCE_INIT };
+
+enum { ALTSTACK_SIZE = 64 * 1024 };
+
+/* Not ours: behave as if we were not installed. A previous handler is called (it sees the
+ * same siginfo/context); the default action is restored, and the faulting instruction runs
+ * again on return and kills the process with the signal (a kill()-sent one is re-raised). */
+static void fault_chain(int sig, siginfo_t *si, void *uc)
+{
+    struct sigaction *old = sig == SIGBUS ? &fi.old_bus : &fi.old_segv;
+    if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
+        old->sa_sigaction(sig, si, uc);
+        return;
+    }
+    if (!(old->sa_flags & SA_SIGINFO) && old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+        old->sa_handler(sig);
+        return;
+    }
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    if (!si || si->si_code <= 0)
+        raise(sig);
+}
+
+__attribute__((noreturn)) static void exec_abort(exec_worker_t *w, npu_status_t st);
+
+static int in_fiber_guard(const exec_worker_t *w, uintptr_t a)
+{
+    const npu_fiber_stacks_t *st = &w->stacks;
+    if (!st->map || a < (uintptr_t)st->map || a >= (uintptr_t)st->map + st->map_size)
+        return 0;
+    return (a - (uintptr_t)st->map) % (st->stack_size + 4096) < 4096;
+}
+
+/* Async-signal context: only records the fault in the runner and leaves the block
+ * (siglongjmp to run_block, or a switch to the fiber scheduler); run_block logs it. Kernel
+ * code holds no runtime lock; the krt calls that take one (printf, malloc, free) clear
+ * tls_fault_worker for their duration, so a fault in them is a runtime crash as before. */
+static void fault_handler(int sig, siginfo_t *si, void *uc)
+{
+    exec_worker_t *w = tls_fault_worker;
+    if (!w || !w->busy || !si || si->si_code <= 0) {
+        fault_chain(sig, si, uc);
+        return;
+    }
+    tls_fault_worker = NULL;
+    uintptr_t a = (uintptr_t)si->si_addr;
+    w->fault_sig = sig;
+    w->fault_addr = (uint64_t)a;
+    w->fault_tid_known = 0;
+    if (w->thread_mode && w->cur) {
+        memcpy(w->fault_tid, w->cur->t.tid, sizeof w->fault_tid);
+        w->fault_tid_known = 1;
+    } else if (w->cur_lin != UINT32_MAX && w->grid) {
+        uint32_t lin = w->cur_lin, nx = w->grid->block[0], ny = w->grid->block[1];
+        w->fault_tid[0] = lin % nx;
+        w->fault_tid[1] = (lin / nx) % ny;
+        w->fault_tid[2] = lin / (nx * ny);
+        w->fault_tid_known = 1;
+    }
+    exec_abort(w, in_fiber_guard(w, a) ? NPU_ELAUNCHFAIL : NPU_EILLEGALADDR);
+}
+
+static void fault_install(void)
+{
+    fi.enabled = npu_env_ll("TRANSFER_TO_NPU_FAULT_ISOLATION", 1) != 0;
+    if (!fi.enabled)
+        return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = fault_handler;
+    /* SA_NODEFER: we leave the handler with siglongjmp / a fiber switch, without restoring
+     * a signal mask (sigsetjmp(jb, 0): no system call per block), so SIGSEGV must not stay
+     * blocked afterwards. */
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGSEGV, &sa, &fi.old_segv) != 0 || sigaction(SIGBUS, &sa, &fi.old_bus) != 0) {
+        NPU_WARN("exec: cannot install the kernel fault handler: wild pointers in kernels will "
+                 "crash the process");
+        fi.enabled = 0;
+    }
+}
+
+/* Each runner thread gets an alternate signal stack, so that a fiber-stack overflow (guard
+ * page) can be handled; a thread that already has one (the host's own) keeps it. */
+static void runner_altstack(exec_worker_t *w)
+{
+    stack_t cur;
+    if (sigaltstack(NULL, &cur) != 0 || !(cur.ss_flags & SS_DISABLE))
+        return;
+    void *p = mmap(NULL, ALTSTACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return;
+    stack_t ss = { .ss_sp = p, .ss_size = ALTSTACK_SIZE, .ss_flags = 0 };
+    if (sigaltstack(&ss, NULL) != 0) {
+        munmap(p, ALTSTACK_SIZE);
+        return;
+    }
+    w->altstack = p;
+    w->altstack_size = ALTSTACK_SIZE;
+}
+
+/* Only on the runner's own thread (thread-exit key destructor or the thread itself). */
+static void runner_altstack_free(exec_worker_t *w)
+{
+    if (!w->altstack)
+        return;
+    stack_t cur;
+    if (sigaltstack(NULL, &cur) == 0 && cur.ss_sp == w->altstack) {
+        stack_t off = { .ss_sp = NULL, .ss_size = 0, .ss_flags = SS_DISABLE };
+        sigaltstack(&off, NULL);
+    }
+    munmap(w->altstack, w->altstack_size);
+    w->altstack = NULL;
+}
+
 static void worker_free(exec_worker_t *w)
 {
     if (!w)
         return;
+    runner_altstack_free(w);
     npu_fiber_stacks_free(&w->stacks);
     free(w->fibers);
     free(w->runq);
@@ -247,6 +404,15 @@ static void *pool_main(void *arg)
     if (!w)
         return NULL;
     tls_worker = w;
+    pthread_setspecific(pool.key, w);
+    sigset_t sync_sigs;                     /* synchronous faults must reach fault_handler */
+    sigemptyset(&sync_sigs);
+    sigaddset(&sync_sigs, SIGSEGV);
+    sigaddset(&sync_sigs, SIGBUS);
+    sigaddset(&sync_sigs, SIGILL);
+    sigaddset(&sync_sigs, SIGFPE);
+    pthread_sigmask(SIG_UNBLOCK, &sync_sigs, NULL);
+    runner_altstack(w);
     for (;;) {
         uint32_t seen = atomic_load(&pool.gen);
         exec_grid_t *g = pool_take();
@@ -331,6 +497,7 @@ static exec_worker_t *caller_worker(void)
             return NULL;
         tls_worker = w;
         pthread_setspecific(pool.key, w);
+        runner_altstack(w);
     }
     return w;
 }
@@ -779,21 +946,34 @@ static void rt_assertfail(npu_tctx_t *t, const char *msg, const char *file, uint
 }
 
 /* ---------------------------------------------------------- library calls ---- */
+/* printf, malloc and free take libc locks: a fault inside them is not isolated (it would
+ * leave the lock held), so they run with the fault handler's attention off. */
 static int32_t rt_vprintf(npu_tctx_t *t, const char *fmt, const void *args)
 {
-    return npu_exec_vprintf(fmt, args);
+    exec_worker_t *fw = tls_fault_worker;
+    tls_fault_worker = NULL;
+    int32_t r = npu_exec_vprintf(fmt, args);
+    tls_fault_worker = fw;
+    return r;
 }
 
 /* Device heap: the host allocator (thread-safe, 16-byte aligned like CUDA's). It is not
  * bounded by cudaLimitMallocHeapSize. */
 static void *rt_malloc(npu_tctx_t *t, uint64_t size)
 {
-    return malloc(size ? (size_t)size : 1);
+    exec_worker_t *fw = tls_fault_worker;
+    tls_fault_worker = NULL;
+    void *p = malloc(size ? (size_t)size : 1);
+    tls_fault_worker = fw;
+    return p;
 }
 
 static void rt_free(npu_tctx_t *t, void *p)
 {
+    exec_worker_t *fw = tls_fault_worker;
+    tls_fault_worker = NULL;
     free(p);
+    tls_fault_worker = fw;
 }
 
 static uint64_t rt_clock64(npu_tctx_t *t)
@@ -1004,6 +1184,11 @@ static npu_status_t run_block(exec_worker_t *w, exec_grid_t *g, uint64_t lin)
     w->grid = g;
     w->abort = NPU_OK;
     w->busy = 1;
+    w->cur_lin = UINT32_MAX;
+    w->fault_sig = 0;
+    exec_worker_t *saved_fault_worker = tls_fault_worker;
+    if (fi.enabled)
+        tls_fault_worker = w;
     npu_kfunc_info_t *info = g->info;
     if (info->uses_sync) {
         w->thread_mode = 1;
@@ -1024,12 +1209,28 @@ static npu_status_t run_block(exec_worker_t *w, exec_grid_t *g, uint64_t lin)
                     t.linear = i;
                     t.lane = i & 31;
                     t.warp = i >> 5;
+                    w->cur_lin = i;
                     info->thread_fn(&t, g->params);
                 }
             }
         }
     }
+    tls_fault_worker = saved_fault_worker;
     w->busy = 0;
+    if (w->fault_sig) {
+        const char *sn = w->fault_sig == SIGBUS ? "SIGBUS" : "SIGSEGV";
+        int guard = w->abort == NPU_ELAUNCHFAIL;
+        if (w->fault_tid_known)
+            NPU_ERR("kernel %s: %s 0x%llx (%s) in block (%u,%u,%u), thread (%u,%u,%u)",
+                    kname(w), guard ? "stack overflow at" : "illegal address",
+                    (unsigned long long)w->fault_addr, sn, b->ctaid[0], b->ctaid[1], b->ctaid[2],
+                    w->fault_tid[0], w->fault_tid[1], w->fault_tid[2]);
+        else
+            NPU_ERR("kernel %s: %s 0x%llx (%s) in block (%u,%u,%u), thread unknown",
+                    kname(w), guard ? "stack overflow at" : "illegal address",
+                    (unsigned long long)w->fault_addr, sn, b->ctaid[0], b->ctaid[1], b->ctaid[2]);
+        w->fault_sig = 0;
+    }
     return w->abort;
 }
 
@@ -1153,6 +1354,7 @@ npu_status_t npu_exec_grid_checked(npu_kfunc_info_t *info, const uint32_t grid[3
                                    const uint8_t *params)
 {
     pthread_once(&pool.once, pool_init);
+    pthread_once(&fi.once, fault_install);
 
     static const uint8_t no_params[16];
     exec_grid_t g;

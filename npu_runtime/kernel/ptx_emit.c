@@ -2330,11 +2330,13 @@ static void emit_entry(emit_t *E)
         OUT("};\nstatic const uint8_t __kmode[%d] = {0", E->nbar + 1);
         for (int k = 0; k < E->nbar; k++) { int md; phase_kind(&f->insns[E->bar_insn[k]], &md); OUT(", %d", md); }
         OUT("};\n(void)__kmode;\n");
+        OUT("uint32_t __curdummy; volatile uint32_t *__curlin = b->exec ? (volatile uint32_t *)b->exec : &__curdummy;\n");
         OUT("memset(__resume, 0, (size_t)__nt * 4u);\nint __hold = 0;\n");
         OUT("for (;;) {\nint __alive = 0;\nuint32_t __lin = 0;\n");
         OUT("for (uint32_t __z = 0; __z < __nz; __z++)\nfor (uint32_t __y = 0; __y < __ny; __y++)\n"
             "for (uint32_t __x = 0; __x < __nx; __x++, __lin++) {\n");
         OUT("if (__resume[__lin] == 0xffffffffu) continue;\n");
+        OUT("*__curlin = __lin;\n");
         OUT("if (__hold && __kind[__resume[__lin]] == 1) { __alive = 1; continue; }   /* a barrier waits for warps in collectives */\n");
         OUT("npu_tctx_t __tc; __tc.b = b; __tc.tid[0] = __x; __tc.tid[1] = __y; __tc.tid[2] = __z; __tc.linear = __lin;"
             " __tc.lane = __lin & 31u; __tc.warp = __lin >> 5; __tc.exec = 0; npu_tctx_t *t = &__tc; (void)t;\n");
@@ -2396,11 +2398,13 @@ static void emit_entry(emit_t *E)
             "(void)__ntid0; (void)__ntid1; (void)__ntid2; (void)__ctaid0; (void)__ctaid1; (void)__ctaid2; "
             "(void)__nctaid0; (void)__nctaid1; (void)__nctaid2;\n");
         OUT("uint32_t __lin = 0;\n");
+        OUT("uint32_t __curdummy; volatile uint32_t *__curlin = b->exec ? (volatile uint32_t *)b->exec : &__curdummy;\n");
         /* Not vectorized on purpose: with "#pragma GCC ivdep" and -fvect-cost-model=dynamic gcc
          * vectorizes vectorAdd's thread loop, but with gathers/scatters (it cannot prove the
          * sign-extended 32-bit index contiguous): vectorAdd 34 -> 58 ms, saxpy 20 -> 58 ms. */
         OUT("for (uint32_t __z = 0; __z < __nz; __z++)\nfor (uint32_t __y = 0; __y < __ny; __y++)\n"
             "for (uint32_t __x = 0; __x < __nx; __x++, __lin++) {\n");
+        OUT("*__curlin = __lin;\n");
         OUT("npu_tctx_t __tc; __tc.b = b; __tc.tid[0] = __x; __tc.tid[1] = __y; __tc.tid[2] = __z; __tc.linear = __lin;"
             " __tc.lane = __lin & 31u; __tc.warp = __lin >> 5; __tc.exec = 0; npu_tctx_t *t = &__tc; (void)t;\n");
         E->nscopes = 1;

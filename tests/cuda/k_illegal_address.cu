@@ -1,4 +1,3 @@
-// XFAIL: fault isolation of wild pointers is issue 6, in progress
 // EXPECT_EXIT: 0
 // A kernel that stores through a wild pointer (NULL plus an offset) must not take the process down:
 // the launch is accepted, the synchronisation returns cudaErrorIllegalAddress (700, "an illegal
