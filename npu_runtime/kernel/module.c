@@ -188,7 +188,7 @@ static uint8_t *var_addr(npu_kmodule_t *m, const char *name, size_t off)
 static void init_elem(npu_kmodule_t *m, ptx_var_t *v, uint8_t *base, long long idx, const char *tok, size_t tl)
 {
     int esz = ptx_type_size(v->type);
-    if (esz <= 0 || idx < 0 || (v->count > 0 && (size_t)(idx + 1) * (size_t)esz > var_size(v))) return;
+    if (esz <= 0 || idx < 0 || (size_t)(idx + 1) * (size_t)esz > var_size(v)) return;
     char buf[256];
     if (tl >= sizeof buf) tl = sizeof buf - 1;
     memcpy(buf, tok, tl);

@@ -93,6 +93,27 @@ int ptx_type_size(const char *t)
 /* ------------------------------------------------------------ lexing helpers ---- */
 static int is_id(int c) { return isalnum(c) || c == '_' || c == '$' || c == '%'; }
 
+/* Elements an initialiser gives an unsized array ("a[] = {1, 2, 3}"): its scalar leaves,
+ * split as module.c's init_var splits them, in vectors of vec. */
+static long long init_elems(const char *s, size_t len, int vec)
+{
+    long long leaves = 0;
+    int paren = 0, tok = 0;
+    for (size_t i = 0; i <= len; i++) {
+        char c = i < len ? s[i] : ',';
+        if (c == '(') paren++;
+        if (c == ')') paren--;
+        if (!paren && (c == ',' || c == '{' || c == '}' || c == ';')) {
+            leaves += tok;
+            tok = 0;
+        } else if (!isspace((unsigned char)c)) {
+            tok = 1;
+        }
+    }
+    if (vec < 1) vec = 1;
+    return leaves ? (leaves + vec - 1) / vec : 1;
+}
+
 static const char *skip_ws(const char *s, const char *e)
 {
     while (s < e && isspace((unsigned char)*s))
@@ -256,7 +277,7 @@ static int parse_decl(ptx_prog_t *p, const char *s, const char *e, int space_dfl
                 v.count = -1;
             } else {
                 long long c = strtoll(s, (char **)&s, 0);
-                if (c < 0) return -1;
+                if (c < 0 || (v.count > 0 && c > (1ll << 40) / v.count)) return -1;
                 v.count = v.count < 0 ? -1 : v.count * c;
             }
             while (s < de && *s != ']') s++;
@@ -268,6 +289,7 @@ static int parse_decl(ptx_prog_t *p, const char *s, const char *e, int space_dfl
         v.tsize = ts * v.vec;
         if (!v.align) v.align = v.tsize > 16 ? 16 : v.tsize;
         if (eq) { v.init = eq + 1; v.init_len = (size_t)(e - eq - 1); }
+        if (eq && v.count < 0) v.count = init_elems(v.init, v.init_len, v.vec);
         if (*nvars == *cap) {
             int nc = *cap ? *cap * 2 : 16;
             ptx_var_t *nv = realloc(*vars, (size_t)nc * sizeof *nv);
