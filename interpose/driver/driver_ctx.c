@@ -555,6 +555,7 @@ static CUresult ctx_destroy(CUcontext ctx)
         return CUDA_ERROR_INVALID_CONTEXT;
     /* Work queued from this context completes before its resources go. */
     npu_device_sync(c->device);
+    drv_cls_context_gone(c);    /* run the context-local storage destructors (dark_api.c) */
     pthread_mutex_lock(&ctx_lock);
     c->magic = 0;
     pthread_mutex_unlock(&ctx_lock);
@@ -901,6 +902,7 @@ static CUresult primary_reset(CUdevice dev)
     if (!dev_valid(dev))
         return CUDA_ERROR_INVALID_DEVICE;
     drv_ctx_t *c = drv_ctx_primary(dev);
+    drv_cls_context_gone(c);        /* static cudart re-creates its per-context state */
     /* Exactly what cudaDeviceReset does to the device (memory, streams, sticky error, limits,
      * flags, pools), so both APIs leave the same state behind. */
     int saved = npu_device_current();
