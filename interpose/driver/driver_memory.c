@@ -249,6 +249,30 @@ NPU_EXPORT CUresult cuMemHostUnregister(void *p)
     NPU_EXPORT CUresult plain proto { return impl(__VA_ARGS__, 0); }                  \
     NPU_EXPORT CUresult pt proto { return impl(__VA_ARGS__, 1); }
 
+/* A CUdeviceptr argument must name memory the runtime knows (device, managed, or pinned /
+ * registered host memory mapped into the device's address space); anything else is
+ * CUDA_ERROR_INVALID_VALUE, as on a GPU, instead of a host-side fault in the copy. */
+static int dev_ptr_ok(CUdeviceptr p, size_t n)
+{
+    if (n == 0)
+        return 1;
+    npu_ptr_info_t in;
+    npu_mem_lookup(DPTR(p), &in);
+    return in.kind != NPU_MEM_UNREGISTERED;
+}
+
+static CUresult dtod_sync(CUdeviceptr dst, CUdeviceptr src, size_t n, int pt)
+{
+    if (!dev_ptr_ok(dst, n) || !dev_ptr_ok(src, n))
+        return CUDA_ERROR_INVALID_VALUE;
+    return copy1d(DPTR(dst), DPTR(src), n, NULL, pt, 0);
+}
+static CUresult dtod_async(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream h, int pt)
+{
+    if (!dev_ptr_ok(dst, n) || !dev_ptr_ok(src, n))
+        return CUDA_ERROR_INVALID_VALUE;
+    return copy1d(DPTR(dst), DPTR(src), n, h, pt, 1);
+}
 static CUresult memcpy_sync(CUdeviceptr dst, CUdeviceptr src, size_t n, int pt)
 {
     return copy1d(DPTR(dst), DPTR(src), n, NULL, pt, 0);
@@ -259,18 +283,26 @@ static CUresult memcpy_async(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstrea
 }
 static CUresult htod_sync(CUdeviceptr dst, const void *src, size_t n, int pt)
 {
+    if (!dev_ptr_ok(dst, n))
+        return CUDA_ERROR_INVALID_VALUE;
     return copy1d(DPTR(dst), src, n, NULL, pt, 0);
 }
 static CUresult dtoh_sync(void *dst, CUdeviceptr src, size_t n, int pt)
 {
+    if (!dev_ptr_ok(src, n))
+        return CUDA_ERROR_INVALID_VALUE;
     return copy1d(dst, DPTR(src), n, NULL, pt, 0);
 }
 static CUresult htod_async(CUdeviceptr dst, const void *src, size_t n, CUstream h, int pt)
 {
+    if (!dev_ptr_ok(dst, n))
+        return CUDA_ERROR_INVALID_VALUE;
     return copy1d(DPTR(dst), src, n, h, pt, 1);
 }
 static CUresult dtoh_async(void *dst, CUdeviceptr src, size_t n, CUstream h, int pt)
 {
+    if (!dev_ptr_ok(src, n))
+        return CUDA_ERROR_INVALID_VALUE;
     return copy1d(dst, DPTR(src), n, h, pt, 1);
 }
 
@@ -287,7 +319,7 @@ PAIR(cuMemcpyDtoH_v2, cuMemcpyDtoH_v2_ptds,
      dtoh_sync, dstHost, srcDevice, ByteCount)
 PAIR(cuMemcpyDtoD_v2, cuMemcpyDtoD_v2_ptds,
      (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount),
-     memcpy_sync, dstDevice, srcDevice, ByteCount)
+     dtod_sync, dstDevice, srcDevice, ByteCount)
 PAIR(cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync_v2_ptsz,
      (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream),
      htod_async, dstDevice, srcHost, ByteCount, hStream)
@@ -296,7 +328,7 @@ PAIR(cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync_v2_ptsz,
      dtoh_async, dstHost, srcDevice, ByteCount, hStream)
 PAIR(cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2_ptsz,
      (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream),
-     memcpy_async, dstDevice, srcDevice, ByteCount, hStream)
+     dtod_async, dstDevice, srcDevice, ByteCount, hStream)
 
 /* Peer copies: every device shares the one address space, so they are plain copies once
  * both contexts are checked. */
