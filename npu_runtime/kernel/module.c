@@ -232,7 +232,8 @@ static void init_elem(npu_kmodule_t *m, ptx_var_t *v, uint8_t *base, long long i
         double d = strtod(s, NULL);
         if (!strcmp(v->type, "f32")) { float f = (float)d; uint32_t u; memcpy(&u, &f, 4); bits = u; }
         else if (!strcmp(v->type, "f64")) memcpy(&bits, &d, 8);
-        else bits = (uint64_t)(long long)d;
+        else if (d >= -9223372036854775808.0 && d < 9223372036854775808.0) bits = (uint64_t)(long long)d;
+        else bits = d > 0 ? (uint64_t)INT64_MAX : d < 0 ? (uint64_t)INT64_MIN : 0;   /* saturate; NaN -> 0 */
     } else {
         int neg = *s == '-';
         bits = strtoull(s + neg, NULL, 0);
