@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # run_fuzz.sh - builds the libFuzzer harnesses (clang-14 -fsanitize=fuzzer,address,undefined)
-# for the fatbin reader and the PTX translator, replays the regression corpus
+# for the fatbin reader (fuzz_fatbin), the PTX translator (fuzz_ptx) and module loading with
+# variable initialisers (fuzz_module), replays the regression corpus
 # (tests/fuzz/regress/<harness>/: minimised inputs of crashes found and fixed), then fuzzes
-# each harness for FUZZ_TIME seconds (default 30) from the seeds (tests/fuzz/seeds/<harness>/,
+# each harness for FUZZ_TIME seconds (default 25) from the seeds (tests/fuzz/seeds/<harness>/,
 # made by make_seeds.sh) plus the corpus grown by earlier runs (build/fuzz/corpus-<harness>).
 # Prints "PASS fuzz/<harness>" or "FAIL fuzz/<harness>"; a crash input is kept as
 # build/fuzz/crash-<harness>-*.
@@ -11,20 +12,22 @@ cd "$(dirname "$0")/../.."
 B=build/fuzz
 mkdir -p "$B" build/tests/logs
 FUZZ_CC=${FUZZ_CC:-clang-14}
-T=${FUZZ_TIME:-30}
+T=${FUZZ_TIME:-25}
 command -v "$FUZZ_CC" >/dev/null || { echo "FAIL fuzz/clang-14-missing"; exit 0; }
 SAN="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 FLAGS="-g -O1 -D_GNU_SOURCE -I. -Wall -Wextra -Wno-unused-parameter"
 declare -A SRCS=(
     [fatbin]="npu_runtime/kernel/fatbin.c npu_runtime/log.c"
-    [ptx]="npu_runtime/kernel/ptx_parse.c npu_runtime/kernel/ptx_emit.c npu_runtime/kernel/fatbin.c npu_runtime/log.c"
+    [ptx]="npu_runtime/kernel/ptx_parse.c npu_runtime/kernel/ptx_emit.c npu_runtime/log.c"
+    [module]="npu_runtime/kernel/module.c npu_runtime/kernel/ptx_parse.c npu_runtime/kernel/ptx_emit.c npu_runtime/log.c"
 )
+declare -A SEEDS=([fatbin]=fatbin [ptx]=ptx [module]=ptx)
 export TRANSFER_TO_NPU_LOG=off
-for h in fatbin ptx; do
+for h in fatbin ptx module; do
     log=build/tests/logs/fuzz-$h.log
     bin=$B/fuzz_$h
     # shellcheck disable=SC2086
-    if ! $FUZZ_CC $FLAGS $SAN "tests/fuzz/fuzz_$h.c" ${SRCS[$h]} -lzstd -llz4 -lpthread -o "$bin" >"$log" 2>&1; then
+    if ! $FUZZ_CC $FLAGS $SAN "tests/fuzz/fuzz_$h.c" ${SRCS[$h]} -lzstd -llz4 -ldl -lpthread -o "$bin" >"$log" 2>&1; then
         echo "FAIL fuzz/$h (build failed, see $log)"; tail -5 "$log"; continue
     fi
     # 1. regression corpus: every input must run clean
@@ -38,7 +41,7 @@ for h in fatbin ptx; do
     mkdir -p "$corpus"
     "$bin" -max_total_time="$T" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
         -artifact_prefix="$B/crash-$h-" \
-        "$corpus" "tests/fuzz/seeds/$h" >>"$log" 2>&1
+        "$corpus" "tests/fuzz/seeds/${SEEDS[$h]}" "tests/fuzz/regress/$h" >>"$log" 2>&1
     rc=$?
     execs=$(grep -E '^stat::number_of_executed_units' "$log" | tail -1 | awk '{print $2}')
     rss=$(grep -E '^stat::peak_rss_mb' "$log" | tail -1 | awk '{print $2}')
