@@ -84,7 +84,7 @@
 #define POOL_MAGIC   0x4e50504cu
 
 enum { B_FREE = 0, B_LIVE = 1 };
-enum { BF_MODULE = 1, BF_PENDING = 2 };
+enum { BF_MODULE = 1, BF_PENDING = 2, BF_QUAR = 4 };   /* BF_QUAR: freed, in the memcheck quarantine */
 
 typedef struct heap heap_t;
 typedef struct seg seg_t;
@@ -145,6 +145,8 @@ struct devmem {
     blk_t *spare;                /* recycled block structs */
     heap_t main;
     size_t allocated, reserved, peak_allocated, peak_reserved, nlive;
+    blk_t **quar;                /* memcheck: freed main-heap blocks kept unusable, FIFO ring */
+    size_t qhead, qn, qbytes;
 };
 
 struct npu_pool {
@@ -795,7 +797,7 @@ static blk_t *block_at_locked(devmem_t *dm, uintptr_t p)
 static blk_t *live_at_locked(devmem_t *dm, uintptr_t p)
 {
     blk_t *b = block_at_locked(dm, p);
-    if (!b || b->state != B_LIVE || p - b->addr >= b->req)
+    if (!b || b->state != B_LIVE || (b->flags & BF_QUAR) || p - b->addr >= b->req)
         return NULL;
     return b;
 }
@@ -941,6 +943,117 @@ static void heap_after_free_locked(heap_t *h, blk_t *fb)
     }
 }
 
+/* ------------------------------------------------------------ memcheck ---- */
+/* TRANSFER_TO_NPU_MEMCHECK=1: npu_mem_free of a main-heap block does not make it reusable
+ * at once: the block stays allocated, flagged BF_QUAR (invisible to lookups, a second free
+ * is a double free), in a FIFO ring of at most QUAR_MAX blocks / QUAR_BYTES bytes; the
+ * oldest is really freed when the ring overflows. A kernel access into a quarantined block
+ * is reported as use-after-free. Statistics count quarantined blocks as allocated. */
+#define QUAR_MAX   4096
+#define QUAR_BYTES ((size_t)256 << 20)
+
+static _Atomic uint64_t g_free_gen;
+
+int npu_mem_memcheck_enabled(void)
+{
+    static _Atomic int on = -1;
+    int v = atomic_load_explicit(&on, memory_order_relaxed);
+    if (v < 0) {
+        v = npu_env_ll("TRANSFER_TO_NPU_MEMCHECK", 0) != 0;
+        atomic_store_explicit(&on, v, memory_order_relaxed);
+    }
+    return v;
+}
+
+uint64_t npu_mem_free_generation(void)
+{
+    return atomic_load_explicit(&g_free_gen, memory_order_acquire);
+}
+
+/* 1 when b went into the quarantine (caller holds dm->lock), 0 when it must be freed now. */
+static int quarantine_locked(devmem_t *dm, blk_t *b)
+{
+    if (!dm->quar) {
+        dm->quar = calloc(QUAR_MAX, sizeof *dm->quar);
+        if (!dm->quar)
+            return 0;
+    }
+    while (dm->qn > 0 && (dm->qn >= QUAR_MAX || dm->qbytes + b->size > QUAR_BYTES)) {
+        blk_t *old = dm->quar[dm->qhead];
+        dm->qhead = (dm->qhead + 1) % QUAR_MAX;
+        dm->qn--;
+        dm->qbytes -= old->size;
+        old->flags &= (uint8_t)~BF_QUAR;
+        heap_after_free_locked(old->heap, block_free_locked(dm, old));
+    }
+    b->flags |= BF_QUAR;
+    dm->quar[(dm->qhead + dm->qn) % QUAR_MAX] = b;
+    dm->qn++;
+    dm->qbytes += b->size;
+    return 1;
+}
+
+/* The nearest live block at or below address a in a small segment (scanning back over at
+ * most 256 block starts), or NULL. Caller holds dm->lock. */
+static blk_t *prev_live_small_locked(devmem_t *dm, seg_t *sg, uintptr_t a)
+{
+    size_t u = (a - sg->addr) >> UNIT_SHIFT;
+    for (int k = 0; k < 256; k++) {
+        size_t w = u / 64;
+        uint64_t m = sg->starts[w] & (~0ull >> (63 - (u % 64)));
+        while (!m) {
+            if (w == 0)
+                return NULL;
+            m = sg->starts[--w];
+        }
+        size_t su = w * 64 + 63 - (size_t)__builtin_clzll(m);
+        blk_t *b = hash_find_locked(dm, sg->addr + (su << UNIT_SHIFT));
+        if (b && b->state == B_LIVE)
+            return b;
+        if (su == 0)
+            return NULL;
+        u = su - 1;
+    }
+    return NULL;
+}
+
+int npu_mem_memcheck_classify(const void *p, size_t n, void **base, size_t *size)
+{
+    uintptr_t a = (uintptr_t)p;
+    *base = NULL;
+    *size = 0;
+    if (!p || a + n < a)
+        return NPU_MC_NOALLOC;
+    devmem_t *dm = devmem_of(a);
+    if (!dm) {
+        npu_hostreg_entry_t e;
+        if (npu_hostreg_find(p, &e)) {
+            *base = (void *)e.base;
+            *size = e.size;
+            return n <= e.size - (a - e.base) ? NPU_MC_OK : NPU_MC_OOB;
+        }
+        return NPU_MC_NOALLOC;
+    }
+    int r = NPU_MC_NOALLOC;
+    pthread_mutex_lock(&dm->lock);
+    blk_t *b = block_at_locked(dm, a);
+    if (!b && a - dm->base < dm->span) {                 /* a free small block: look back */
+        void *e = dm->gran[gran_of(dm, a)];
+        if ((uintptr_t)e & 1)
+            b = prev_live_small_locked(dm, (seg_t *)((uintptr_t)e & ~(uintptr_t)1), a);
+    }
+    if (b && b->state == B_LIVE) {
+        *base = (void *)b->addr;
+        *size = b->req;
+        if (b->flags & BF_QUAR)
+            r = a - b->addr < b->req ? NPU_MC_FREED : NPU_MC_OOB;
+        else
+            r = (a - b->addr < b->req && n <= b->req - (a - b->addr)) ? NPU_MC_OK : NPU_MC_OOB;
+    }
+    pthread_mutex_unlock(&dm->lock);
+    return r;
+}
+
 /* The live block whose base is p (and its device), or NULL. Takes dm->lock on success. */
 static blk_t *live_base_lock(uintptr_t p, devmem_t **dmp)
 {
@@ -951,7 +1064,7 @@ static blk_t *live_base_lock(uintptr_t p, devmem_t **dmp)
     /* a base needs no interior search: the granule entry, or the live hash for segments */
     void *e = dm->gran[gran_of(dm, p)];
     blk_t *b = ((uintptr_t)e & 1) ? hash_find_locked(dm, p) : (blk_t *)e;
-    if (!b || b->state != B_LIVE || b->addr != p) {
+    if (!b || b->state != B_LIVE || b->addr != p || (b->flags & BF_QUAR)) {
         pthread_mutex_unlock(&dm->lock);
         return NULL;
     }
@@ -972,8 +1085,15 @@ npu_status_t npu_mem_free(void *p)
         return NPU_EINVAL;
     }
     heap_t *h = b->heap;
+    if (npu_mem_memcheck_enabled() && h == &dm->main && !(b->flags & BF_MODULE) &&
+        quarantine_locked(dm, b)) {
+        pthread_mutex_unlock(&dm->lock);
+        atomic_fetch_add_explicit(&g_free_gen, 1, memory_order_release);
+        return NPU_OK;
+    }
     heap_after_free_locked(h, block_free_locked(dm, b));
     pthread_mutex_unlock(&dm->lock);
+    atomic_fetch_add_explicit(&g_free_gen, 1, memory_order_release);
     return NPU_OK;
 }
 
@@ -1096,6 +1216,7 @@ void npu_mem_release_device(int dev)
     pthread_mutex_lock(&dm->lock);
     for (heap_t *h = &dm->main; h; h = h->hnext)
         heap_free_all_locked(h);
+    dm->qhead = dm->qn = dm->qbytes = 0;     /* quarantined blocks were live: freed above */
     device_trim_all_locked(dm);
     for (heap_t *h = dm->main.hnext, *nx; h; h = nx) {
         nx = h->hnext;

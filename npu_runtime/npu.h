@@ -150,6 +150,15 @@ npu_status_t npu_mem_get_stats(int dev, npu_mem_stats_t *out);
 npu_status_t npu_mem_reset_peak(int dev);
 npu_status_t npu_mem_empty_cache(int dev);   /* returns cached blocks to the OS */
 void npu_mem_release_device(int dev);        /* device reset: frees every allocation of dev */
+/* Memcheck (TRANSFER_TO_NPU_MEMCHECK=1, read once): freed device blocks go through a bounded
+ * quarantine before reuse, and kernels check their accesses with npu_mem_memcheck_classify:
+ * NPU_MC_OK when [p, p+n) lies in one live device/managed/pinned/registered allocation;
+ * else *base and *size name the allocation involved (the one containing or preceding p; NULL if
+ * none). npu_mem_free_generation() changes at every free (invalidates callers' caches). */
+enum { NPU_MC_OK = 0, NPU_MC_OOB = 1, NPU_MC_FREED = 2, NPU_MC_NOALLOC = 3 };
+int npu_mem_memcheck_enabled(void);
+int npu_mem_memcheck_classify(const void *p, size_t n, void **base, size_t *size);
+uint64_t npu_mem_free_generation(void);
 
 /* Stream-ordered memory pools (cudaMallocAsync, cudaMemPool*). Allocation is immediate;
  * npu_pool_free_async frees when the stream reaches that point. */

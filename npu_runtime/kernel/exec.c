@@ -201,6 +201,11 @@ struct exec_worker {
     int fault_tid_known;
     void *altstack;             /* sigaltstack of this runner thread (ours), or NULL */
     size_t altstack_size;
+    /* memcheck: the runner thread's stack, the phase-mode block state registered by the
+     * generated code, and the last allocation an access was found valid in */
+    uintptr_t stk_lo, stk_hi, state_lo, state_hi;
+    uintptr_t mc_lo, mc_len;
+    uint64_t mc_gen;
 };
 
 static const npu_krt_t exec_krt;
@@ -336,6 +341,21 @@ static void runner_altstack(exec_worker_t *w)
     w->altstack_size = ALTSTACK_SIZE;
 }
 
+/* Memcheck: the runner thread's own stack (generic accesses to .local data land there). */
+static void runner_stack_range(exec_worker_t *w)
+{
+    pthread_attr_t a;
+    void *lo = NULL;
+    size_t sz = 0;
+    if (!npu_mem_memcheck_enabled() || pthread_getattr_np(pthread_self(), &a) != 0)
+        return;
+    if (pthread_attr_getstack(&a, &lo, &sz) == 0) {
+        w->stk_lo = (uintptr_t)lo;
+        w->stk_hi = (uintptr_t)lo + sz;
+    }
+    pthread_attr_destroy(&a);
+}
+
 /* Only on the runner's own thread (thread-exit key destructor or the thread itself). */
 static void runner_altstack_free(exec_worker_t *w)
 {
@@ -413,6 +433,7 @@ static void *pool_main(void *arg)
     sigaddset(&sync_sigs, SIGFPE);
     pthread_sigmask(SIG_UNBLOCK, &sync_sigs, NULL);
     runner_altstack(w);
+    runner_stack_range(w);
     for (;;) {
         uint32_t seen = atomic_load(&pool.gen);
         exec_grid_t *g = pool_take();
@@ -498,6 +519,7 @@ static exec_worker_t *caller_worker(void)
         tls_worker = w;
         pthread_setspecific(pool.key, w);
         runner_altstack(w);
+        runner_stack_range(w);
     }
     return w;
 }
@@ -945,6 +967,152 @@ static void rt_assertfail(npu_tctx_t *t, const char *msg, const char *file, uint
     exec_abort(w, NPU_EASSERT);
 }
 
+/* ---------------------------------------------------------------- memcheck ---- */
+/* TRANSFER_TO_NPU_MEMCHECK=1 (translator mode, so part of the JIT cache key: the generated C
+ * differs). Every global/generic/shared ld/st/atom/red calls rt_memcheck first. Valid:
+ *  .shared: [addr, addr+size) inside the block's shared_size bytes;
+ *  generic/global: inside one live device, managed, pinned or registered allocation
+ *  (npu_mem_memcheck_classify), or, for generic accesses only, the runner's own stack or
+ *  fiber stacks (.local data reached through cvta.local), the phase-mode block state, the
+ *  kernel's parameter buffer, the block's shared window, or a device-side malloc block.
+ *  Anything else, including plain host memory the program never registered, is an invalid
+ *  access, as compute-sanitizer reports it. Fast path: the allocation of the last valid
+ *  access of this runner (valid until any free: npu_mem_free_generation).
+ * An invalid access is reported in compute-sanitizer's words (stderr, "=========" lines, plus
+ * one log line), not performed, and fails the grid with NPU_EILLEGALADDR. A freed block stays
+ * in the memory module's quarantine for a while, so use-after-free is named as such.
+ * Slowdown: bench/bench_memcheck.cu (numbers in its header). */
+static struct {
+    pthread_mutex_t lock;
+    struct { uintptr_t p; size_t n; } *v;
+    size_t n, cap;
+} mc_heap = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static void mc_heap_add(void *p, size_t n)
+{
+    pthread_mutex_lock(&mc_heap.lock);
+    if (mc_heap.n == mc_heap.cap) {
+        size_t nc = mc_heap.cap ? 2 * mc_heap.cap : 64;
+        void *nv = realloc(mc_heap.v, nc * sizeof *mc_heap.v);
+        if (nv) {
+            mc_heap.v = nv;
+            mc_heap.cap = nc;
+        }
+    }
+    if (mc_heap.n < mc_heap.cap) {
+        mc_heap.v[mc_heap.n].p = (uintptr_t)p;
+        mc_heap.v[mc_heap.n].n = n;
+        mc_heap.n++;
+    }
+    pthread_mutex_unlock(&mc_heap.lock);
+}
+
+static void mc_heap_del(void *p)
+{
+    pthread_mutex_lock(&mc_heap.lock);
+    for (size_t i = 0; i < mc_heap.n; i++)
+        if (mc_heap.v[i].p == (uintptr_t)p) {
+            mc_heap.v[i] = mc_heap.v[--mc_heap.n];
+            break;
+        }
+    pthread_mutex_unlock(&mc_heap.lock);
+}
+
+static int mc_heap_has(uintptr_t a, size_t n)
+{
+    int ok = 0;
+    pthread_mutex_lock(&mc_heap.lock);
+    for (size_t i = 0; i < mc_heap.n && !ok; i++)
+        ok = a >= mc_heap.v[i].p && a - mc_heap.v[i].p <= mc_heap.v[i].n &&
+             n <= mc_heap.v[i].n - (a - mc_heap.v[i].p);
+    pthread_mutex_unlock(&mc_heap.lock);
+    return ok;
+}
+
+static inline int in_range(uintptr_t a, size_t n, uintptr_t lo, uintptr_t hi)
+{
+    return a >= lo && a < hi && n <= hi - a;
+}
+
+static void rt_memcheck(npu_tctx_t *t, uint64_t addr, uint32_t size, uint32_t kind, uint32_t line)
+{
+    exec_worker_t *w = rt_worker(t);
+    if (!w || !w->busy || !t)
+        return;
+    uintptr_t a = (uintptr_t)addr;
+    if (kind == UINT32_MAX) {                   /* phase-mode block state: [addr, addr+size) */
+        w->state_lo = a;
+        w->state_hi = a + size;
+        return;
+    }
+    unsigned space = kind & 0xf0u, acc = kind & 0x0fu;
+    uint64_t gen = npu_mem_free_generation();
+    if (space != NPU_MC_SHARED && a - w->mc_lo < w->mc_len && size <= w->mc_len - (a - w->mc_lo) &&
+        w->mc_gen == gen)
+        return;
+    npu_bctx_t *b = t->b;
+    uintptr_t sh = (uintptr_t)b->shared;
+    int in_sh_window = a >= sh && a < sh + (w->shared_cap > b->shared_size ? w->shared_cap : b->shared_size);
+    void *base = NULL;
+    size_t asz = 0;
+    int r;
+    if (space == NPU_MC_SHARED || (space == NPU_MC_GENERIC && in_sh_window)) {
+        if (in_range(a, size, sh, sh + b->shared_size))
+            return;
+        r = NPU_MC_OOB;
+        space = NPU_MC_SHARED;
+    } else {
+        if (space == NPU_MC_GENERIC) {
+            const exec_grid_t *g = w->grid;
+            if (in_range(a, size, w->stk_lo, w->stk_hi) ||
+                (w->stacks.map && in_range(a, size, (uintptr_t)w->stacks.map,
+                                           (uintptr_t)w->stacks.map + w->stacks.map_size)) ||
+                in_range(a, size, w->state_lo, w->state_hi) ||
+                (g && in_range(a, size, (uintptr_t)g->params,
+                               (uintptr_t)g->params + g->info->param_size)) ||
+                mc_heap_has(a, size))
+                return;
+        }
+        r = npu_mem_memcheck_classify((const void *)a, size, &base, &asz);
+        if (r == NPU_MC_OK) {
+            w->mc_lo = (uintptr_t)base;
+            w->mc_len = asz;
+            w->mc_gen = gen;
+            return;
+        }
+    }
+    static const char *const accs[] = {"read", "write", "atomic"};
+    char where[160];
+    if (r == NPU_MC_OOB && space == NPU_MC_SHARED)
+        snprintf(where, sizeof where, "is out of bounds (shared memory of the block: %u bytes, "
+                 "access at offset %lld)", b->shared_size, (long long)(a - sh));
+    else if (r == NPU_MC_FREED)
+        snprintf(where, sizeof where, "is %llu bytes inside an allocation at 0x%llx of size %zu "
+                 "bytes that was freed (use after free)", (unsigned long long)(a - (uintptr_t)base),
+                 (unsigned long long)(uintptr_t)base, asz);
+    else if (base && a >= (uintptr_t)base)
+        snprintf(where, sizeof where, "is %llu bytes after the nearest allocation at 0x%llx of "
+                 "size %zu bytes", (unsigned long long)(a - ((uintptr_t)base + asz)),
+                 (unsigned long long)(uintptr_t)base, asz);
+    else
+        snprintf(where, sizeof where, "is out of bounds (not inside any allocation)");
+    flockfile(stderr);
+    fprintf(stderr, "========= Invalid __%s__ %s of size %u bytes\n"
+            "=========     at %s (PTX line %u)\n"
+            "=========     by thread (%u,%u,%u) in block (%u,%u,%u)\n"
+            "=========     Address 0x%llx %s\n",
+            space == NPU_MC_SHARED ? "shared" : "global", accs[acc < 3 ? acc : 0], size, kname(w),
+            line, t->tid[0], t->tid[1], t->tid[2], b->ctaid[0], b->ctaid[1], b->ctaid[2],
+            (unsigned long long)a, where);
+    funlockfile(stderr);
+    char msg[256];
+    snprintf(msg, sizeof msg, "memcheck: invalid %s %s of %u bytes at 0x%llx (PTX line %u)",
+             space == NPU_MC_SHARED ? "__shared__" : "__global__", accs[acc < 3 ? acc : 0], size,
+             (unsigned long long)a, line);
+    log_where(w, t, msg);
+    exec_abort(w, NPU_EILLEGALADDR);
+}
+
 /* ---------------------------------------------------------- library calls ---- */
 /* printf, malloc and free take libc locks: a fault inside them is not isolated (it would
  * leave the lock held), so they run with the fault handler's attention off. */
@@ -964,6 +1132,8 @@ static void *rt_malloc(npu_tctx_t *t, uint64_t size)
     exec_worker_t *fw = tls_fault_worker;
     tls_fault_worker = NULL;
     void *p = malloc(size ? (size_t)size : 1);
+    if (p && npu_mem_memcheck_enabled())
+        mc_heap_add(p, size ? (size_t)size : 1);
     tls_fault_worker = fw;
     return p;
 }
@@ -972,6 +1142,8 @@ static void rt_free(npu_tctx_t *t, void *p)
 {
     exec_worker_t *fw = tls_fault_worker;
     tls_fault_worker = NULL;
+    if (p && npu_mem_memcheck_enabled())
+        mc_heap_del(p);
     free(p);
     tls_fault_worker = fw;
 }
@@ -1011,6 +1183,7 @@ static const npu_krt_t exec_krt = {
     .free = rt_free,
     .clock64 = rt_clock64,
     .globaltimer = rt_globaltimer,
+    .memcheck = rt_memcheck,
 };
 
 /* ------------------------------------------------------------- thread mode ---- */
@@ -1186,6 +1359,7 @@ static npu_status_t run_block(exec_worker_t *w, exec_grid_t *g, uint64_t lin)
     w->busy = 1;
     w->cur_lin = UINT32_MAX;
     w->fault_sig = 0;
+    w->state_lo = w->state_hi = 0;
     exec_worker_t *saved_fault_worker = tls_fault_worker;
     if (fi.enabled)
         tls_fault_worker = w;

@@ -20,7 +20,7 @@
 #define NPU_KABI_H
 #include <stdint.h>
 
-#define NPU_KABI_VERSION 1
+#define NPU_KABI_VERSION 2
 
 typedef struct npu_krt npu_krt_t;
 
@@ -84,7 +84,14 @@ struct npu_krt {
     void (*free)(npu_tctx_t *t, void *p);
     uint64_t (*clock64)(npu_tctx_t *t);
     uint64_t (*globaltimer)(npu_tctx_t *t);
+    /* Memcheck mode only (TRANSFER_TO_NPU_MEMCHECK=1): called before every global, generic
+     * and shared load/store/atomic of size bytes at addr (.shared: the host address inside
+     * b->shared). kind = NPU_MC_* access and space bits; line = PTX source line. Returns when
+     * the access is valid; otherwise reports it and abandons the block (does not return). */
+    void (*memcheck)(npu_tctx_t *t, uint64_t addr, uint32_t size, uint32_t kind, uint32_t line);
 };
+enum { NPU_MC_READ = 0, NPU_MC_WRITE = 1, NPU_MC_ATOMIC = 2,
+       NPU_MC_GENERIC = 0 << 4, NPU_MC_GLOBAL = 1 << 4, NPU_MC_SHARED = 2 << 4 };
 
 /* Entry points a translated kernel exports (see npu_kernel.h for how they are found). */
 typedef void (*npu_kblock_fn)(npu_bctx_t *b, const uint8_t *params);
