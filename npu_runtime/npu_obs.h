@@ -163,6 +163,7 @@ void npu_obs_item_end_slow(npu_obs_item_t *o);
 
 /* ----------------------------------------------------- module internals ---- */
 /* Shared by report.c, trace.c and smi.c only. */
+extern char npu_obs_cwd[4096];         /* working directory when the environment was read */
 void npu_obs_report_api(const char *name, uint64_t ns, int error_code);
 void npu_obs_report_kernel(const void *info, uint64_t ns);
 void npu_obs_report_op(int kind, int subkind, uint64_t bytes, uint64_t ns);

@@ -772,8 +772,12 @@ void npu_obs_report_write(void)
         oflush(o);
         return;
     }
-    char path[4096], stem[4096];
-    expand_path(spec, path, sizeof path);
+    char path[4096], stem[4096], rel[4096];
+    expand_path(spec, rel, sizeof rel);
+    if (rel[0] != '/' && npu_obs_cwd[0])   /* relative to where the program started */
+        snprintf(path, sizeof path, "%.2000s/%.2000s", npu_obs_cwd, rel);
+    else
+        snprintf(path, sizeof path, "%s", rel);
     struct stat sb;
     if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
         size_t l = strlen(path);

@@ -60,6 +60,7 @@
 #include <unistd.h>
 
 unsigned npu_obs_flags = NPU_OBS_UNINIT;
+char npu_obs_cwd[4096];
 
 #define CHUNK_EV 4096u
 #define MAX_CHUNKS 4096u
@@ -118,9 +119,15 @@ static void obs_env_once(void)
     const char *r = npu_env("TRANSFER_TO_NPU_REPORT");
     if (r && strcmp(r, "0") != 0)
         f |= NPU_OBS_REPORT;
+    if (!getcwd(npu_obs_cwd, sizeof npu_obs_cwd))
+        npu_obs_cwd[0] = 0;
     const char *t = npu_env("TRANSFER_TO_NPU_TRACE");
-    if (t && strcmp(t, "0") != 0 && strlen(t) < sizeof trace_path) {
-        snprintf(trace_path, sizeof trace_path, "%s", t);
+    if (t && strcmp(t, "0") != 0 && strlen(t) + strlen(npu_obs_cwd) + 2 < sizeof trace_path) {
+        /* relative to the directory the program started in, even if it changes directory */
+        if (t[0] != '/' && npu_obs_cwd[0])
+            snprintf(trace_path, sizeof trace_path, "%.2000s/%.2000s", npu_obs_cwd, t);
+        else
+            snprintf(trace_path, sizeof trace_path, "%s", t);
         f |= NPU_OBS_TRACE;
     }
     long long cap = npu_env_ll("TRANSFER_TO_NPU_TRACE_MAX", 1000000);
