@@ -124,10 +124,21 @@ static void obs_env_once(void)
     const char *t = npu_env("TRANSFER_TO_NPU_TRACE");
     if (t && strcmp(t, "0") != 0 && strlen(t) + strlen(npu_obs_cwd) + 2 < sizeof trace_path) {
         /* relative to the directory the program started in, even if it changes directory */
-        if (t[0] != '/' && npu_obs_cwd[0])
-            snprintf(trace_path, sizeof trace_path, "%.2000s/%.2000s", npu_obs_cwd, t);
+        char rel[2048];
+        size_t k = 0;
+        for (; *t && k + 12 < sizeof rel; t++) {          /* "%p" -> pid */
+            if (t[0] == '%' && t[1] == 'p') {
+                k += (size_t)snprintf(rel + k, sizeof rel - k, "%d", (int)obs_pid);
+                t++;
+            } else {
+                rel[k++] = *t;
+            }
+        }
+        rel[k] = 0;
+        if (rel[0] != '/' && npu_obs_cwd[0])
+            snprintf(trace_path, sizeof trace_path, "%.2000s/%s", npu_obs_cwd, rel);
         else
-            snprintf(trace_path, sizeof trace_path, "%s", t);
+            snprintf(trace_path, sizeof trace_path, "%s", rel);
         f |= NPU_OBS_TRACE;
     }
     long long cap = npu_env_ll("TRANSFER_TO_NPU_TRACE_MAX", 1000000);

@@ -65,6 +65,11 @@ mkdir -p "$W/rdir"
     ls "$W/rdir" | grep -Eq '^r-[0-9]+\.log$' && ls "$W/rdir" | grep -Eq '^r-[0-9]+\.kernels\.csv$') >"$W/rd.log" 2>&1
 verdict report_paths $? "$W/rd.log"
 
+mkdir -p "$W/rel"
+(cd "$W/rel" && run_cuda work TRANSFER_TO_NPU_TRACE=t-%p.json TRANSFER_TO_NPU_REPORT=r.txt 2>/dev/null &&
+    ls | grep -Eq '^t-[0-9]+\.json$' && test -s r.api.csv && $CHK trace-work t-*.json) >"$W/rel.log" 2>&1
+verdict relative_paths $? "$W/rel.log"
+
 # --- exit() from inside a host callback while work is in flight ---
 (run_cuda exitcb TRANSFER_TO_NPU_TRACE=$W/x.json TRANSFER_TO_NPU_REPORT=$W/x.txt &&
     $CHK trace-exitcb "$W/x.json" && $CHK report-exitcb "$W/x") >"$W/x.log" 2>&1
