@@ -847,6 +847,7 @@ npu_status_t ptx_parse_func(ptx_prog_t *p, ptx_func_t *f)
                 tok = dot ? dot + 1 : NULL;
             }
             if (tok) { NPU_ERR("ptx: %s line %d: too many modifiers in %s", f->name, ln, in.opcode); goto fail; }
+            if (!in.nmods) { NPU_ERR("ptx: %s line %d: expected an instruction: %s", f->name, ln, in.opcode); goto fail; }
             ptx_opnd_t *ops = NULL;
             int nops = 0;
             if (split_list(p, s, se, &ops, &nops) != 0 || nops > PTX_MAXOPS) {
