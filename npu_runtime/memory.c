@@ -1017,6 +1017,28 @@ static blk_t *prev_live_small_locked(devmem_t *dm, seg_t *sg, uintptr_t a)
     return NULL;
 }
 
+/* The first live block starting after address a in small segment sg (at most 256 block
+ * starts ahead), or NULL. Caller holds dm->lock. */
+static blk_t *next_live_small_locked(devmem_t *dm, seg_t *sg, uintptr_t a)
+{
+    size_t u = ((a - sg->addr) >> UNIT_SHIFT) + 1;
+    for (int k = 0; k < 256 && u < SEG_UNITS; k++) {
+        size_t w = u / 64;
+        uint64_t m = sg->starts[w] & (~0ull << (u % 64));
+        while (!m) {
+            if (++w >= SEG_UNITS / 64)
+                return NULL;
+            m = sg->starts[w];
+        }
+        size_t su = w * 64 + (size_t)__builtin_ctzll(m);
+        blk_t *b = hash_find_locked(dm, sg->addr + (su << UNIT_SHIFT));
+        if (b && b->state == B_LIVE)
+            return b;
+        u = su + 1;
+    }
+    return NULL;
+}
+
 int npu_mem_memcheck_classify(const void *p, size_t n, void **base, size_t *size)
 {
     uintptr_t a = (uintptr_t)p;
@@ -1037,18 +1059,26 @@ int npu_mem_memcheck_classify(const void *p, size_t n, void **base, size_t *size
     int r = NPU_MC_NOALLOC;
     pthread_mutex_lock(&dm->lock);
     blk_t *b = block_at_locked(dm, a);
-    if (!b && a - dm->base < dm->span) {                 /* a free small block: look back */
+    if ((!b || b->state != B_LIVE || a - b->addr >= b->req) && a - dm->base < dm->span) {
+        /* not inside a live block: the nearest live one of the segment, before or after */
         void *e = dm->gran[gran_of(dm, a)];
-        if ((uintptr_t)e & 1)
-            b = prev_live_small_locked(dm, (seg_t *)((uintptr_t)e & ~(uintptr_t)1), a);
+        if ((uintptr_t)e & 1) {
+            seg_t *sg = (seg_t *)((uintptr_t)e & ~(uintptr_t)1);
+            blk_t *pv = (b && b->state == B_LIVE) ? b : prev_live_small_locked(dm, sg, a);
+            blk_t *nx = next_live_small_locked(dm, sg, a);
+            uintptr_t dp = pv ? a - (pv->addr + pv->req) : UINTPTR_MAX;
+            uintptr_t dn = nx ? nx->addr - a : UINTPTR_MAX;
+            b = dn < dp ? nx : pv;
+        }
     }
     if (b && b->state == B_LIVE) {
         *base = (void *)b->addr;
         *size = b->req;
         if (b->flags & BF_QUAR)
-            r = a - b->addr < b->req ? NPU_MC_FREED : NPU_MC_OOB;
+            r = a >= b->addr && a - b->addr < b->req ? NPU_MC_FREED : NPU_MC_OOB;
         else
-            r = (a - b->addr < b->req && n <= b->req - (a - b->addr)) ? NPU_MC_OK : NPU_MC_OOB;
+            r = (a >= b->addr && a - b->addr < b->req && n <= b->req - (a - b->addr)) ? NPU_MC_OK
+                                                                               : NPU_MC_OOB;
     }
     pthread_mutex_unlock(&dm->lock);
     return r;

@@ -1094,6 +1094,10 @@ static void rt_memcheck(npu_tctx_t *t, uint64_t addr, uint32_t size, uint32_t ki
         snprintf(where, sizeof where, "is %llu bytes after the nearest allocation at 0x%llx of "
                  "size %zu bytes", (unsigned long long)(a - ((uintptr_t)base + asz)),
                  (unsigned long long)(uintptr_t)base, asz);
+    else if (base)
+        snprintf(where, sizeof where, "is %llu bytes before the nearest allocation at 0x%llx of "
+                 "size %zu bytes", (unsigned long long)((uintptr_t)base - a),
+                 (unsigned long long)(uintptr_t)base, asz);
     else
         snprintf(where, sizeof where, "is out of bounds (not inside any allocation)");
     flockfile(stderr);
