@@ -21,6 +21,7 @@
  *   NPU_OBS_KERNEL_SCOPE(info, grid, block);    a kernel grid runs (exec_launch.c)
  *   NPU_OBS_COPY_SCOPE(dst, src, bytes); NPU_OBS_SET_SCOPE(dst, bytes);  (stream.c)
  *   NPU_OBS_GEMM_SCOPE(g);                      a cube GEMM runs (cube.c; g: npu_cube_gemm_t*)
+ *   NPU_OBS_HOSTFN_SCOPE(fn);                   a host function runs in stream order (stream.c)
  *   npu_report_unsupported(name);               an unsupported entry point was called
  *   npu_obs_api_error(code);                    the current API call failed with code
  * A scope records when its enclosing block ends (__attribute__((cleanup))), so spans nest.
@@ -57,7 +58,7 @@ unsigned npu_obs_flags_now(void);      /* the flags, reading the environment if 
 /* Kinds of spans and NPU operations. */
 enum npu_obs_kind {
     NPU_OBS_K_API = 0, NPU_OBS_K_KERNEL, NPU_OBS_K_COPY, NPU_OBS_K_SET, NPU_OBS_K_GEMM,
-    NPU_OBS_K_WORK, NPU_OBS_K_COUNT
+    NPU_OBS_K_WORK, NPU_OBS_K_HOSTFN, NPU_OBS_K_COUNT
 };
 
 /* ------------------------------------------------------------- API scopes ---- */
@@ -141,6 +142,9 @@ static inline void npu_obs_span_end(npu_obs_span_t *s)
 #define NPU_OBS_SET_SCOPE(dst, bytes) \
     NPU_OBS_SPAN_(NPU_OBS_K_SET, (dst), (bytes), 0, 0, 0, 0, 0)
 #define NPU_OBS_GEMM_SCOPE(g) NPU_OBS_SPAN_(NPU_OBS_K_GEMM, (g), 0, 0, 0, 0, 0, 0)
+/* fn: the host function (cudaLaunchHostFunc / cudaStreamAddCallback) */
+#define NPU_OBS_HOSTFN_SCOPE(fn) \
+    NPU_OBS_SPAN_(NPU_OBS_K_HOSTFN, NULL, (uint64_t)(uintptr_t)(fn), 0, 0, 0, 0, 0)
 
 /* A stream work item: spans recorded while it runs go to the stream's track; when none is,
  * the item itself becomes a "work" span. Evaluates to call's value. */

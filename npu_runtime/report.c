@@ -545,6 +545,7 @@ static const char *op_name(int kind, int sub, char *buf, size_t n)
     case NPU_OBS_K_COPY: snprintf(buf, n, "memcpy %s", npu_obs_copy_dir_name(sub)); break;
     case NPU_OBS_K_SET: snprintf(buf, n, "memset"); break;
     case NPU_OBS_K_GEMM: snprintf(buf, n, "cube gemm %s", sub < 8 ? dt[sub] : "?"); break;
+    case NPU_OBS_K_HOSTFN: snprintf(buf, n, "host function"); break;
     default: snprintf(buf, n, "work"); break;
     }
     return buf;

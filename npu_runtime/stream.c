@@ -821,6 +821,7 @@ npu_status_t npu_stream_submit(npu_stream_t *p, npu_work_fn fn, npu_cleanup_fn c
 static npu_status_t run_host_fn(npu_item_t *it)
 {
     void (*fn)(void *) = (void (*)(void *))it->a[0].p;
+    NPU_OBS_HOSTFN_SCOPE(fn);  /* observability (npu_obs.h) */
     fn(it->a[1].p);
     return NPU_OK;
 }

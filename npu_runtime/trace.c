@@ -349,6 +349,11 @@ void npu_obs_span_end_slow(npu_obs_span_t *s)
         sub = 1;
         break;
     }
+    case NPU_OBS_K_HOSTFN:
+        if (f & NPU_OBS_REPORT)
+            npu_obs_report_op(NPU_OBS_K_HOSTFN, 0, 0, ns);
+        name = "host function";
+        break;
     default:
         break;
     }
@@ -506,6 +511,9 @@ static void write_args(wbuf_t *w, const ev_t *e)
     case NPU_OBS_K_SET:
         wprintf(w, ",\"args\":{\"bytes\":%llu}", (unsigned long long)e->a[0]);
         break;
+    case NPU_OBS_K_HOSTFN:
+        wprintf(w, ",\"args\":{\"fn\":\"0x%llx\"}", (unsigned long long)e->a[0]);
+        break;
     case NPU_OBS_K_GEMM:
         wprintf(w, ",\"args\":{\"m\":%llu,\"n\":%llu,\"k\":%llu,\"batch\":%llu,\"type\":\"%s\",\"out\":\"%s\"}",
                 (unsigned long long)e->a[0], (unsigned long long)e->a[1],
@@ -519,7 +527,7 @@ static void write_args(wbuf_t *w, const ev_t *e)
 
 static const char *cat_name(int kind)
 {
-    static const char *n[] = { "api", "kernel", "memcpy", "memset", "gemm", "work" };
+    static const char *n[] = { "api", "kernel", "memcpy", "memset", "gemm", "work", "hostfn" };
     return kind >= 0 && kind < NPU_OBS_K_COUNT ? n[kind] : "work";
 }
 

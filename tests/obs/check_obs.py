@@ -160,6 +160,7 @@ def trace_exitcb(path):
     check("memset" in cats, "no memset span")
     check(cats.count("kernel") >= 1, "no kernel span")
     check(any(e["name"] == "cudaLaunchHostFunc" for e in xs), "no cudaLaunchHostFunc span")
+    check(not any(e["cat"] == "hostfn" for e in xs), "the exiting host function cannot have ended")
 
 
 def report_exitcb(stem):
@@ -184,8 +185,8 @@ def trace_unit(path, nthreads, ncopies):
         check(sizes == list(range(1, ncopies + 1)), "stream %r copies out of order" % (key,))
     sets = [e for e in xs if e["cat"] == "memset"]
     check(len(sets) == nthreads, "%d memsets" % len(sets))
-    work = [e for e in xs if e["cat"] == "work"]
-    check(len(work) == nthreads, "%d plain work spans (host functions), expected %d" % (len(work), nthreads))
+    hostfn = [e for e in xs if e["cat"] == "hostfn" and e["name"] == "host function"]
+    check(len(hostfn) == nthreads, "%d host function spans, expected %d" % (len(hostfn), nthreads))
     gemm = [e for e in xs if e["cat"] == "gemm" and e["args"]["m"] == 3]
     check(len(gemm) == 1 and gemm[0]["args"]["n"] == 5 and gemm[0]["args"]["k"] == 7
           and gemm[0]["pid"] < 100000000, "direct gemm on the host thread track: %r" % gemm)
