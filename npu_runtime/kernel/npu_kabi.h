@@ -35,8 +35,19 @@ typedef struct npu_bctx {
     uint32_t dyn_shared_offset; /* where extern .shared arrays start (aligned to 16) */
     uint32_t smid;              /* index of the worker running this block */
     uint32_t nsmid;
-    void *exec;                 /* executor-private */
+    void *exec;                 /* executor: points at an npu_kexec_hdr_t (below), then private */
 } npu_bctx_t;
+
+/* What generated code may touch through b->exec: block-mode thread loops store the linear
+ * index of the running thread in cur_lin (fault reports); memcheck code reads the executor's
+ * cache of allocations [mc_lo[i], mc_lo[i] + mc_len[i]) already found valid (len 0 = empty)
+ * before calling rt->memcheck. */
+typedef struct npu_kexec_hdr {
+    volatile uint32_t cur_lin;
+    uint32_t mc_next;
+    uintptr_t mc_lo[4], mc_len[4];
+    uint64_t mc_gen;
+} npu_kexec_hdr_t;
 
 typedef struct npu_tctx {
     npu_bctx_t *b;
