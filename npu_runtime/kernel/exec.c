@@ -298,7 +298,9 @@ static void fault_handler(int sig, siginfo_t *si, void *uc)
         w->fault_tid[2] = lin / (nx * ny);
         w->fault_tid_known = 1;
     }
-    exec_abort(w, in_fiber_guard(w, a) ? NPU_ELAUNCHFAIL : NPU_EILLEGALADDR);
+    int overflow = in_fiber_guard(w, a) ||
+                   (w->stk_lo && a < w->stk_lo + 4096 && a + 256 * 1024 >= w->stk_lo);
+    exec_abort(w, overflow ? NPU_ELAUNCHFAIL : NPU_EILLEGALADDR);
 }
 
 static void fault_install(void)
@@ -340,13 +342,14 @@ static void runner_altstack(exec_worker_t *w)
     w->altstack_size = ALTSTACK_SIZE;
 }
 
-/* Memcheck: the runner thread's own stack (generic accesses to .local data land there). */
+/* The runner thread's own stack: memcheck allows generic accesses to .local data there, and
+ * a fault just below it is reported as a stack overflow. */
 static void runner_stack_range(exec_worker_t *w)
 {
     pthread_attr_t a;
     void *lo = NULL;
     size_t sz = 0;
-    if (!npu_mem_memcheck_enabled() || pthread_getattr_np(pthread_self(), &a) != 0)
+    if (pthread_getattr_np(pthread_self(), &a) != 0)
         return;
     if (pthread_attr_getstack(&a, &lo, &sz) == 0) {
         w->stk_lo = (uintptr_t)lo;
