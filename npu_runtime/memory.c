@@ -35,6 +35,11 @@
  * what that free made releasable (CUDA releases at the next synchronisation; there is no sync
  * hook here, so we release at the free: same steady state, earlier).
  *
+ * Memcheck (TRANSFER_TO_NPU_MEMCHECK=1): freed main-heap blocks wait in a per-device FIFO
+ * quarantine (4096 blocks / 256 MiB, under the device lock) before they are really freed, so
+ * a kernel touching one is named as a use after free; npu_mem_memcheck_classify finds the
+ * allocation containing an address or the nearest live one of its segment.
+ *
  * DESIGN (threads): one mutex per device (devmem_t.lock) protects everything of that device:
  * heaps, bins, segments, granule table, live hash, address-space free list, statistics and
  * its pools' heaps. It is never held while calling out of this file, except into libc

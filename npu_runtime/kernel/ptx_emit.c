@@ -65,6 +65,22 @@
  *    First-run JIT measured by bench/bench_jit.c on this 2 vCPU VM while other builds ran
  *    (load 6-7): vectorAdd 76 ms idle / 160-240 ms loaded, shfl reduction 150-270 ms, libm-
  *    heavy kernel with printf 330-400 ms, tiled matmul 230-300 ms; cached: 0.2-1.6 ms.
+ *  - Fault reports: block-mode thread loops (plain and barrier-phase) store the linear thread
+ *    index through b->exec (npu_kexec_hdr_t.cur_lin, volatile, once per thread) so that the
+ *    SIGSEGV handler in exec.c can name the thread. Measured A/B on the loaded 2-vCPU guest
+ *    (6 alternating runs each, bench_memcheck's child without memcheck): vectorAdd 16M median
+ *    15.0 ms without the store vs 15.2 ms with it, tiled SGEMM 512 120 vs 115 ms: within the
+ *    noise (+-20%), so the thread is always reported rather than "thread unknown".
+ *  - Memcheck mode (TRANSFER_TO_NPU_MEMCHECK=1, read once; the generated C differs, so the
+ *    JIT cache key does too): every ld/st/atom/red of the global, shared or generic space goes
+ *    through __mc/__mcs (emitted only in this mode) before the access: .shared is checked
+ *    inline against b->shared_size; global/generic first against the executor's 4-entry cache
+ *    of allocations known valid (npu_kexec_hdr_t), then rt->memcheck, which reports and
+ *    abandons the block instead of returning, so an invalid access is never performed.
+ *    .param/.const/.local, wmma fragments, cp.async and texture paths are not checked.
+ *    Slowdown (bench_memcheck, one run, loaded 2 vCPU): vectorAdd 16M 7.1x (a call per access
+ *    gave 18.8x, a 1-entry cache that missed on 3 arrays 92x), tiled SGEMM 512 2.8x (17x
+ *    before the inline .shared check).
  *  - Unsupported, reported by name with NPU_EPTXUNSUP: textures/surfaces, wmma/mma/ldmatrix,
  *    cp.async.bulk/mbarrier, brx.idx, vector atomics, cvt.pack, 8-bit float types, clusters
  *    beyond size 1, indirect calls with register arguments.

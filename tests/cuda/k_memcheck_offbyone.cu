@@ -1,13 +1,12 @@
 // EXPECT_EXIT: 0
 // ENV: TRANSFER_TO_NPU_MEMCHECK=1
-// Memcheck (TRANSFER_TO_NPU_MEMCHECK=1): an off-by-one kernel (i <= n) writes one element past
-// a 1000-float allocation; that address is inside the device's reserved range (it does not
-// fault on its own), so only the checker sees it. The launch fails with cudaErrorIllegalAddress
-// and the report (captured stderr) names the access, kernel, thread, block, address, allocation
-// and offset in compute-sanitizer's words; the faulting store is not performed (the guard word
-// after the allocation keeps its value, checked after the reset through the same address range
-// being reallocated is not possible, so through a second allocation placed right after it).
-// After cudaDeviceReset a correct kernel runs and the data of new allocations is right.
+// Memcheck (TRANSFER_TO_NPU_MEMCHECK=1): an off-by-one kernel (i <= n) reads and writes one
+// element past a 1000-float allocation; that address lies inside the device's reserved range, so
+// it does not fault by itself and only the checker sees it. The launch fails with
+// cudaErrorIllegalAddress (sticky); the report (captured stderr) names the access, its size, the
+// kernel, thread, block, address, allocation and offset in compute-sanitizer's words; the invalid
+// store is not performed (the word after the allocation keeps its value). After cudaDeviceReset a
+// correct kernel runs and the data of allocations made after the reset is right.
 #include "k_util.h"
 #include <stdio.h>
 #include <unistd.h>
