@@ -3,7 +3,7 @@
 # for the fatbin reader (fuzz_fatbin), the PTX translator (fuzz_ptx) and module loading with
 # variable initialisers (fuzz_module), replays the regression corpus
 # (tests/fuzz/regress/<harness>/: minimised inputs of crashes found and fixed), then fuzzes
-# each harness for FUZZ_TIME seconds (default 25) from the seeds (tests/fuzz/seeds/<harness>/,
+# each harness for FUZZ_TIME seconds (default 20) from the seeds (tests/fuzz/seeds/<harness>/,
 # made by make_seeds.sh) plus the corpus grown by earlier runs (build/fuzz/corpus-<harness>).
 # Prints "PASS fuzz/<harness>" or "FAIL fuzz/<harness>"; a crash input is kept as
 # build/fuzz/crash-<harness>-*.
@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.."
 B=build/fuzz
 mkdir -p "$B" build/tests/logs
 FUZZ_CC=${FUZZ_CC:-clang-14}
-T=${FUZZ_TIME:-25}
+T=${FUZZ_TIME:-20}
 command -v "$FUZZ_CC" >/dev/null || { echo "FAIL fuzz/clang-14-missing"; exit 0; }
 SAN="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 FLAGS="-g -O1 -D_GNU_SOURCE -I. -Wall -Wextra -Wno-unused-parameter"
