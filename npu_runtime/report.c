@@ -123,9 +123,13 @@ void npu_report_unsupported(const char *api_name)
         atomic_fetch_add_explicit(&e->unsup, 1, memory_order_relaxed);
 }
 
+static const char null_kernel_key;    /* stands for a NULL info (a NULL key marks a free slot) */
+
 static kern_ent_t *kern_find(const void *info, int insert)
 {
-    const npu_kfunc_info_t *ki = info;
+    if (!info)
+        info = &null_kernel_key;
+    const npu_kfunc_info_t *ki = info == &null_kernel_key ? NULL : info;
     const char *nm = ki && ki->name ? ki->name : "(unnamed kernel)";
     size_t h = hash_ptr(info);
     for (size_t i = 0; i < KERN_SLOTS; i++) {

@@ -9,6 +9,7 @@
 #include "npu_runtime/npu.h"
 #include "npu_runtime/npu_cube.h"
 #include "npu_runtime/npu_obs.h"
+#include "npu_runtime/kernel/npu_kernel.h"
 #include "check.h"
 
 #include <pthread.h>
@@ -65,6 +66,12 @@ int main(int argc, char **argv)
     npu_obs_api_error(5);                        /* outside any API call: ignored */
     { NPU_API_SCOPE(NULL); }                     /* unnamed: not recorded */
     { NPU_OBS_GEMM_SCOPE(NULL); }                /* no descriptor */
+    {
+        uint32_t g1[3] = { 1, 1, 1 };
+        NPU_OBS_KERNEL_SCOPE((const npu_kfunc_info_t *)NULL, g1, g1);   /* no kernel info */
+    }
+    CHECK(strcmp(npu_obs_kernel_name(NULL), "(unnamed kernel)") == 0);
+    CHECK(npu_obs_kernel_name(NULL) == npu_obs_kernel_name(NULL));      /* interned once */
     CHECK(npu_obs_copy_dir(NULL, NULL) == NPU_OBS_H2H);
     CHECK(strcmp(npu_obs_copy_dir_name(99), "?") == 0);
 
