@@ -10,7 +10,7 @@
  * stem of path (path minus a .txt/.log extension):
  *   <stem>.api.csv          API,library,count,time_us,status,npu_operation,note
  *   <stem>.unsupported.csv  API,library,count,suggestion
- *   <stem>.kernels.csv      kernel,launches,time_us,avg_us,jit_us,from_cache
+ *   <stem>.kernels.csv      kernel,launches,time_us,avg_us,jit_us,from_cache,name (demangled)
  *   <stem>.ops.csv          operation,count,bytes_or_flop,time_us
  *   <stem>.memory.csv       device,peak_allocated,peak_reserved,allocated_at_exit,
  *                           live_allocations_at_exit,capacity   (bytes)
@@ -34,6 +34,7 @@
 #include "npu_obs.h"
 #include "kernel/npu_kernel.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -556,6 +557,30 @@ static const char *op_name(int kind, int sub, char *buf, size_t n)
 }
 
 /* ----------------------------------------------------------------- writing ---- */
+/* Readable kernel name: the C++ runtime's demangler when the program has one loaded (nvcc
+ * programs link libstdc++), else the mangled name. */
+static const char *demangle(const char *m, char *buf, size_t n)
+{
+    typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
+    static demangle_fn fn;
+    static int looked;
+    if (!looked) {
+        fn = (demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
+        looked = 1;
+    }
+    if (!fn || !m || m[0] != '_' || m[1] != 'Z')
+        return m;
+    int st = -1;
+    char *r = fn(m, NULL, NULL, &st);
+    if (r && st == 0) {
+        snprintf(buf, n, "%s", r);
+        free(r);
+        return buf;
+    }
+    free(r);
+    return m;
+}
+
 /* Seconds since the process started (its start time in /proc/self/stat, CLOCK_BOOTTIME). */
 static double process_age_s(void)
 {
@@ -638,7 +663,9 @@ static void write_summary(out_t *o, size_t na, size_t nk, int ndev)
     for (size_t i = 0; i < nk; i++) {
         kern_ent_t *e = krows[i];
         uint64_t l = atomic_load(&e->launches), ns = atomic_load(&e->ns);
-        oprintf(o, "%-48s %10llu %12.3f %10.1f %10.1f %s\n", e->name, (unsigned long long)l,
+        char dm[512];
+        oprintf(o, "%-48s %10llu %12.3f %10.1f %10.1f %s\n", demangle(e->name, dm, sizeof dm),
+                (unsigned long long)l,
                 (double)ns / 1e6, l ? (double)ns / 1e3 / (double)l : 0.0,
                 (double)e->jit_ns / 1e6, e->from_cache ? "hit" : "compiled");
     }
@@ -709,13 +736,16 @@ static void write_csvs(const char *stem, size_t na, size_t nk, int ndev)
     }
     snprintf(path, sizeof path, "%s.kernels.csv", stem);
     if (oopen(o, path)) {
-        oprintf(o, "kernel,launches,time_us,avg_us,jit_us,from_cache\n");
+        oprintf(o, "kernel,launches,time_us,avg_us,jit_us,from_cache,name\n");
         for (size_t i = 0; i < nk; i++) {
             kern_ent_t *e = krows[i];
             uint64_t l = atomic_load(&e->launches), ns = atomic_load(&e->ns);
+            char dm[512];
             ocsv(o, e->name);
-            oprintf(o, ",%llu,%.3f,%.3f,%.3f,%d\n", (unsigned long long)l, (double)ns / 1e3,
+            oprintf(o, ",%llu,%.3f,%.3f,%.3f,%d,", (unsigned long long)l, (double)ns / 1e3,
                     l ? (double)ns / 1e3 / (double)l : 0.0, (double)e->jit_ns / 1e3, e->from_cache);
+            ocsv(o, demangle(e->name, dm, sizeof dm));
+            oprintf(o, "\n");
         }
         oclose(o);
     }

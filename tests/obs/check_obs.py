@@ -142,6 +142,7 @@ def report_work(stem):
     ks = read_csv(stem + ".kernels.csv")
     check(len(ks) == 1 and "scale_kernel" in ks[0]["kernel"] and ks[0]["launches"] == "5", "kernels.csv %r" % ks)
     if ks:
+        check(ks[0]["name"] == "scale_kernel(float*, float, int)", "demangled name %r" % ks[0]["name"])
         check(float(ks[0]["time_us"]) > 0 and float(ks[0]["jit_us"]) >= 0, "kernel times")
     mem = read_csv(stem + ".memory.csv")
     check(len(mem) >= 1 and mem[0]["device"] == "0", "memory.csv %r" % mem)
