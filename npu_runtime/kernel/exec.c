@@ -38,18 +38,21 @@
  *  Wild pointers (fault isolation). At the first grid (never in a constructor) a SIGSEGV and
  *  SIGBUS handler is installed (SA_SIGINFO | SA_ONSTACK | SA_NODEFER); every runner thread
  *  gets a 64 KiB sigaltstack unless it has one, so a fiber-stack overflow into a guard page
- *  is caught too. The handler acts only when tls_fault_worker (initial-exec TLS, set around
- *  the kernel dispatch in run_block, cleared around the krt calls that take libc locks) names
- *  a busy runner: it records signal, si_addr and the thread (thread mode: the running fiber;
- *  block mode: w->hdr.cur_lin, which the generated thread loop stores through b->exec, one
- *  volatile store per thread) and leaves like a trap: siglongjmp to run_block, or in thread
+ *  is caught too. The handler acts only when the faulting thread (gettid) is a registered
+ *  runner (fi_runners, no TLS in the handler) with in_kernel set (around the kernel dispatch
+ *  in run_block, cleared around the krt calls that take libc locks): it records signal,
+ *  si_addr and the thread (thread mode: the running fiber; block mode: w->hdr.cur_lin, which
+ *  the generated thread loop stores through b->exec, one volatile store per thread) and
+ *  leaves like a trap: siglongjmp to run_block, or in thread
  *  mode a switch from the fiber to the scheduler; the abandoned fibers are re-made for the
  *  next block, so their stacks are reused. The grid fails with NPU_EILLEGALADDR (guard page:
  *  NPU_ELAUNCHFAIL, "stack overflow"), sticky in the stream layer; run_block logs kernel,
  *  block, thread and address. Any other SIGSEGV/SIGBUS (the runtime's own bugs, the host
  *  program's faults, kill()) is passed on: to the previous handler, else the default action
  *  is restored and the fault re-executes, killing the process as without us.
- *  TRANSFER_TO_NPU_FAULT_ISOLATION=0 installs nothing. Pool workers block every signal
+ *  TRANSFER_TO_NPU_FAULT_ISOLATION=0 installs nothing. A handler the program installs after
+ *  the first launch replaces ours (checking at every launch would cost a system call):
+ *  kernel faults then reach the program's handler, as they would without us. Pool workers block every signal
  *  except SIGSEGV/SIGBUS/SIGILL/SIGFPE (a blocked synchronous fault kills the process).
  *  Cost of the block-mode thread index store: measured in ptx_emit.c's header.
  *  Limits of fibers without preemption: a thread that spins on memory written by another
@@ -199,6 +202,9 @@ struct exec_worker {
     uint64_t fault_addr;
     uint32_t fault_tid[3];
     int fault_tid_known;
+    pid_t tid;                  /* kernel thread id of the runner's thread (fi_runners) */
+    int fi_slot;                /* 1 + index in fi_runners, 0 = not registered */
+    volatile int in_kernel;     /* inside translated kernel code (the fault handler acts) */
     void *altstack;             /* sigaltstack of this runner thread (ours), or NULL */
     size_t altstack_size;
     /* memcheck: the runner thread's stack, the phase-mode block state registered by the
@@ -226,10 +232,42 @@ static struct {
 static __thread exec_worker_t *tls_worker;
 
 /* ---------------------------------------------------------- fault isolation ---- */
-/* The runner whose thread is inside translated kernel code right now (set around the
- * block_fn / fiber dispatch in run_block), read by the SIGSEGV/SIGBUS handler.
- * initial-exec: the handler must not call __tls_get_addr (it may allocate). */
-static __thread exec_worker_t *tls_fault_worker __attribute__((tls_model("initial-exec")));
+/* Runners by kernel thread id, so that the SIGSEGV/SIGBUS handler finds the faulting thread's
+ * runner without TLS: an initial-exec TLS variable made dlopen of the library fail ("cannot
+ * allocate memory in static TLS block", the Python bridge), and a dynamic-TLS access from a
+ * signal handler on a thread that never touched the variable may allocate. A runner is in
+ * kernel code while w->in_kernel is set (only by its own thread). */
+#define FI_MAX_RUNNERS 1024
+static exec_worker_t *_Atomic fi_runners[FI_MAX_RUNNERS];
+
+static void runner_register(exec_worker_t *w, pid_t tid)
+{
+    w->tid = tid;
+    for (int i = 0; i < FI_MAX_RUNNERS; i++) {
+        exec_worker_t *none = NULL;
+        if (atomic_compare_exchange_strong(&fi_runners[i], &none, w)) {
+            w->fi_slot = i + 1;
+            return;
+        }
+    }
+}
+
+static void runner_unregister(exec_worker_t *w)
+{
+    if (w->fi_slot)
+        atomic_store(&fi_runners[w->fi_slot - 1], NULL);
+    w->fi_slot = 0;
+}
+
+static exec_worker_t *runner_in_kernel(pid_t tid)
+{
+    for (int i = 0; i < FI_MAX_RUNNERS; i++) {
+        exec_worker_t *w = atomic_load_explicit(&fi_runners[i], memory_order_acquire);
+        if (w && w->tid == tid && w->in_kernel)
+            return w;
+    }
+    return NULL;
+}
 
 static struct {
     pthread_once_t once;
@@ -275,15 +313,16 @@ static int in_fiber_guard(const exec_worker_t *w, uintptr_t a)
 /* Async-signal context: only records the fault in the runner and leaves the block
  * (siglongjmp to run_block, or a switch to the fiber scheduler); run_block logs it. Kernel
  * code holds no runtime lock; the krt calls that take one (printf, malloc, free) clear
- * tls_fault_worker for their duration, so a fault in them is a runtime crash as before. */
+ * w->in_kernel for their duration, so a fault in them is a runtime crash as before. */
 static void fault_handler(int sig, siginfo_t *si, void *uc)
 {
-    exec_worker_t *w = tls_fault_worker;
-    if (!w || !w->busy || !si || si->si_code <= 0) {
+    exec_worker_t *w = runner_in_kernel((pid_t)syscall(SYS_gettid));
+    /* thread mode outside a fiber is the scheduler: runtime code, not the kernel */
+    if (!w || !w->busy || !si || si->si_code <= 0 || (w->thread_mode && !w->cur)) {
         fault_chain(sig, si, uc);
         return;
     }
-    tls_fault_worker = NULL;
+    w->in_kernel = 0;
     uintptr_t a = (uintptr_t)si->si_addr;
     w->fault_sig = sig;
     w->fault_addr = (uint64_t)a;
@@ -376,6 +415,7 @@ static void worker_free(exec_worker_t *w)
 {
     if (!w)
         return;
+    runner_unregister(w);
     runner_altstack_free(w);
     npu_fiber_stacks_free(&w->stacks);
     free(w->fibers);
@@ -434,6 +474,7 @@ static void *pool_main(void *arg)
     sigaddset(&sync_sigs, SIGILL);
     sigaddset(&sync_sigs, SIGFPE);
     pthread_sigmask(SIG_UNBLOCK, &sync_sigs, NULL);
+    runner_register(w, (pid_t)syscall(SYS_gettid));
     runner_altstack(w);
     runner_stack_range(w);
     for (;;) {
@@ -521,6 +562,7 @@ static exec_worker_t *caller_worker(void)
             return NULL;
         tls_worker = w;
         pthread_setspecific(pool.key, w);
+        runner_register(w, (pid_t)syscall(SYS_gettid));
         runner_altstack(w);
         runner_stack_range(w);
     }
@@ -1132,10 +1174,13 @@ static void rt_memcheck(npu_tctx_t *t, uint64_t addr, uint32_t size, uint32_t ki
  * leave the lock held), so they run with the fault handler's attention off. */
 static int32_t rt_vprintf(npu_tctx_t *t, const char *fmt, const void *args)
 {
-    exec_worker_t *fw = tls_fault_worker;
-    tls_fault_worker = NULL;
+    exec_worker_t *w = rt_worker(t);
+    int k = w ? w->in_kernel : 0;
+    if (w)
+        w->in_kernel = 0;
     int32_t r = npu_exec_vprintf(fmt, args);
-    tls_fault_worker = fw;
+    if (w)
+        w->in_kernel = k;
     return r;
 }
 
@@ -1143,23 +1188,29 @@ static int32_t rt_vprintf(npu_tctx_t *t, const char *fmt, const void *args)
  * bounded by cudaLimitMallocHeapSize. */
 static void *rt_malloc(npu_tctx_t *t, uint64_t size)
 {
-    exec_worker_t *fw = tls_fault_worker;
-    tls_fault_worker = NULL;
+    exec_worker_t *w = rt_worker(t);
+    int k = w ? w->in_kernel : 0;
+    if (w)
+        w->in_kernel = 0;
     void *p = malloc(size ? (size_t)size : 1);
     if (p && npu_mem_memcheck_enabled())
         mc_heap_add(p, size ? (size_t)size : 1);
-    tls_fault_worker = fw;
+    if (w)
+        w->in_kernel = k;
     return p;
 }
 
 static void rt_free(npu_tctx_t *t, void *p)
 {
-    exec_worker_t *fw = tls_fault_worker;
-    tls_fault_worker = NULL;
+    exec_worker_t *w = rt_worker(t);
+    int k = w ? w->in_kernel : 0;
+    if (w)
+        w->in_kernel = 0;
     if (p && npu_mem_memcheck_enabled())
         mc_heap_del(p);
     free(p);
-    tls_fault_worker = fw;
+    if (w)
+        w->in_kernel = k;
 }
 
 static uint64_t rt_clock64(npu_tctx_t *t)
@@ -1381,16 +1432,15 @@ static npu_status_t run_block(exec_worker_t *w, exec_grid_t *g, uint64_t lin)
         }
     }
     w->state_lo = w->state_hi = 0;
-    exec_worker_t *saved_fault_worker = tls_fault_worker;
-    if (fi.enabled)
-        tls_fault_worker = w;
     npu_kfunc_info_t *info = g->info;
     if (info->uses_sync) {
         w->thread_mode = 1;
+        w->in_kernel = fi.enabled;
         run_threads(w, g);
     } else {
         w->thread_mode = 0;
         if (sigsetjmp(w->jb, 0) == 0) {
+            w->in_kernel = fi.enabled;          /* w->jb is valid from here on */
             if (info->block_fn) {
                 info->block_fn(b, g->params);
             } else {                            /* no barriers: threads one after another */
@@ -1410,7 +1460,7 @@ static npu_status_t run_block(exec_worker_t *w, exec_grid_t *g, uint64_t lin)
             }
         }
     }
-    tls_fault_worker = saved_fault_worker;
+    w->in_kernel = 0;
     w->busy = 0;
     if (w->fault_sig) {
         const char *sn = w->fault_sig == SIGBUS ? "SIGBUS" : "SIGSEGV";
@@ -1566,9 +1616,18 @@ npu_status_t npu_exec_grid_checked(npu_kfunc_info_t *info, const uint32_t grid[3
     uint64_t chunk = g.nblocks / (8ull * (uint64_t)pool.nrunners);
     g.chunk = chunk < 1 ? 1 : chunk > 64 ? 64 : chunk;
 
-    exec_worker_t *w = caller_worker(), *tmp = NULL;
+    exec_worker_t *w = caller_worker(), *tmp = NULL, *parent = NULL;
+    int parent_in_kernel = 0;
     if (w && w->busy) {                 /* called from inside a kernel: a private worker */
+        parent = w;
         w = tmp = worker_new(0);
+        if (tmp) {                      /* faults now belong to the nested grid */
+            parent_in_kernel = parent->in_kernel;
+            parent->in_kernel = 0;
+            runner_register(tmp, parent->tid);
+            tmp->stk_lo = parent->stk_lo;
+            tmp->stk_hi = parent->stk_hi;
+        }
     }
     if (!w)
         return NPU_EHOSTMEM;
@@ -1626,6 +1685,7 @@ npu_status_t npu_exec_grid_checked(npu_kfunc_info_t *info, const uint32_t grid[3
     if (tmp) {
         tls_worker = saved_tls;
         worker_free(tmp);
+        parent->in_kernel = parent_in_kernel;
     }
     return (npu_status_t)atomic_load(&g.status);
 }
