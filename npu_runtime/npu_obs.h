@@ -175,7 +175,9 @@ void npu_obs_report_write(void);       /* exit handler part */
 void npu_obs_trace_write(void);        /* exit handler part */
 void npu_obs_smi_start(void);
 void npu_obs_smi_stop(void);           /* exit handler part: removes this process's entry */
-const char *npu_obs_kernel_name(const void *info); /* interned name, for trace events */
+const char *npu_obs_kernel_name(const void *info); /* interned "mangled\0demangled" */
+const char *npu_obs_kernel_pretty(const char *interned); /* its demangled half */
+const char *npu_obs_demangle(const char *mangled, char *buf, size_t n); /* or mangled itself */
 /* Copy directions for NPU_OBS_K_COPY sub-kinds. */
 enum { NPU_OBS_H2D = 0, NPU_OBS_D2H, NPU_OBS_D2D, NPU_OBS_H2H };
 const char *npu_obs_copy_dir_name(int dir);

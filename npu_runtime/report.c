@@ -153,9 +153,15 @@ static kern_ent_t *kern_find(const void *info, int insert)
             break;
         }
         if (!k) {
-            e->name = strdup(nm);
+            /* "mangled\0demangled\0": readable names are made here, never in the exit path */
+            char dm[512];
+            const char *pretty = npu_obs_demangle(nm, dm, sizeof dm);
+            size_t ln = strlen(nm) + 1, lp = strlen(pretty) + 1;
+            e->name = malloc(ln + lp);
             if (!e->name)
                 break;
+            memcpy(e->name, nm, ln);
+            memcpy(e->name + ln, pretty, lp);
             e->jit_ns = ki ? ki->jit_ns : 0;
             e->from_cache = ki ? ki->from_cache : 0;
             atomic_store_explicit(&e->key, info, memory_order_release);
@@ -178,10 +184,15 @@ void npu_obs_report_kernel(const void *info, uint64_t ns)
     atomic_fetch_add_explicit(&e->ns, ns, memory_order_relaxed);
 }
 
+const char *npu_obs_kernel_pretty(const char *interned)
+{
+    return interned + strlen(interned) + 1;
+}
+
 const char *npu_obs_kernel_name(const void *info)
 {
     kern_ent_t *e = kern_find(info, 1);
-    return e ? e->name : "kernel";
+    return e ? e->name : "kernel\0kernel";
 }
 
 void npu_obs_report_op(int kind, int sub, uint64_t bytes, uint64_t ns)
@@ -559,7 +570,7 @@ static const char *op_name(int kind, int sub, char *buf, size_t n)
 /* ----------------------------------------------------------------- writing ---- */
 /* Readable kernel name: the C++ runtime's demangler when the program has one loaded (nvcc
  * programs link libstdc++), else the mangled name. */
-static const char *demangle(const char *m, char *buf, size_t n)
+const char *npu_obs_demangle(const char *m, char *buf, size_t n)
 {
     typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
     static demangle_fn fn;
@@ -663,8 +674,7 @@ static void write_summary(out_t *o, size_t na, size_t nk, int ndev)
     for (size_t i = 0; i < nk; i++) {
         kern_ent_t *e = krows[i];
         uint64_t l = atomic_load(&e->launches), ns = atomic_load(&e->ns);
-        char dm[512];
-        oprintf(o, "%-48s %10llu %12.3f %10.1f %10.1f %s\n", demangle(e->name, dm, sizeof dm),
+        oprintf(o, "%-48s %10llu %12.3f %10.1f %10.1f %s\n", npu_obs_kernel_pretty(e->name),
                 (unsigned long long)l,
                 (double)ns / 1e6, l ? (double)ns / 1e3 / (double)l : 0.0,
                 (double)e->jit_ns / 1e6, e->from_cache ? "hit" : "compiled");
@@ -740,11 +750,10 @@ static void write_csvs(const char *stem, size_t na, size_t nk, int ndev)
         for (size_t i = 0; i < nk; i++) {
             kern_ent_t *e = krows[i];
             uint64_t l = atomic_load(&e->launches), ns = atomic_load(&e->ns);
-            char dm[512];
             ocsv(o, e->name);
             oprintf(o, ",%llu,%.3f,%.3f,%.3f,%d,", (unsigned long long)l, (double)ns / 1e3,
                     l ? (double)ns / 1e3 / (double)l : 0.0, (double)e->jit_ns / 1e3, e->from_cache);
-            ocsv(o, demangle(e->name, dm, sizeof dm));
+            ocsv(o, npu_obs_kernel_pretty(e->name));
             oprintf(o, "\n");
         }
         oclose(o);

@@ -499,10 +499,12 @@ static void write_args(wbuf_t *w, const ev_t *e)
             wprintf(w, ",\"args\":{\"error\":%lld}", (long long)(int64_t)e->a[0]);
         break;
     case NPU_OBS_K_KERNEL:
-        wprintf(w, ",\"args\":{\"grid\":\"(%llu,%llu,%llu)\",\"block\":\"(%llu,%llu,%llu)\"}",
+        wprintf(w, ",\"args\":{\"grid\":\"(%llu,%llu,%llu)\",\"block\":\"(%llu,%llu,%llu)\",\"mangled\":\"",
                 (unsigned long long)e->a[0], (unsigned long long)e->a[1],
                 (unsigned long long)e->a[2], (unsigned long long)e->a[3],
                 (unsigned long long)e->a[4], (unsigned long long)e->a[5]);
+        wjson_str(w, e->name ? e->name : "");
+        wprintf(w, "\"}");
         break;
     case NPU_OBS_K_COPY:
         wprintf(w, ",\"args\":{\"bytes\":%llu,\"kind\":\"%s\"}", (unsigned long long)e->a[0],
@@ -621,6 +623,8 @@ void npu_obs_trace_write(void)
             wprintf(w, "gemm %llux%llux%llu %s", (unsigned long long)e->a[0],
                     (unsigned long long)e->a[1], (unsigned long long)e->a[2],
                     e->name ? e->name : "");
+        else if (e->kind == NPU_OBS_K_KERNEL)
+            wjson_str(w, e->name ? npu_obs_kernel_pretty(e->name) : "?");
         else
             wjson_str(w, e->name ? e->name : "?");
         wprintf(w, "\"");

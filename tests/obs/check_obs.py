@@ -84,7 +84,9 @@ def trace_work(path):
         check(len(kern) == 5, "stream %r: %d scale_kernel spans, expected 5" % (key, len(kern)))
         check(len(d2h) == 1, "stream %r: %d D2H copies of 4000 bytes" % (key, len(d2h)))
         for k in kern:
-            check(k["args"] == {"grid": "(8,1,1)", "block": "(128,1,1)"}, "kernel args %r" % k["args"])
+            check(k["args"] == {"grid": "(8,1,1)", "block": "(128,1,1)", "mangled": "_Z12scale_kernelPffi"},
+                  "kernel args %r" % k["args"])
+            check(k["name"] == "scale_kernel(float*, float, int)", "kernel span name %r" % k["name"])
         if h2d and kern and d2h:
             check(kern[0]["ts"] >= h2d[0]["ts"] + h2d[0]["dur"], "first kernel starts before the H2D copy ends")
             check(d2h[0]["ts"] >= kern[-1]["ts"] + kern[-1]["dur"], "D2H copy starts before the last kernel ends")
