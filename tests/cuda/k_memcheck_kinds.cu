@@ -7,7 +7,8 @@
 //    __shared__ array -> "Invalid __shared__ write";
 //  - plain malloc'ed host memory the program never registered -> "not inside any allocation";
 //  - an atomic one element before an allocation, in a barrier-phase kernel.
-// Valid accesses are not reported: registered host memory, managed memory, device-side malloc,
+// A double free is still cudaErrorInvalidValue, and the quarantine of freed blocks is bounded
+// (6000 frees of 64 KiB do not keep 375 MiB). Valid accesses are not reported: registered host memory, managed memory, device-side malloc,
 // a generic pointer to a local array, dynamic shared memory through a generic pointer.
 #include "k_util.h"
 #include <stdio.h>
@@ -138,6 +139,25 @@ int main(void)
     phase_atomic<<<1, 32>>>(b, -1);
     snprintf(want, sizeof want, "Address %p is 4 bytes before the nearest allocation at %p of size 256 bytes", (void *)(b - 1), (void *)b);
     expect_report("atomic", "Invalid __global__ atomic of size 4 bytes", want);
+
+    /* the quarantine: a double free is still an error; it is bounded, so many frees recycle */
+    int *q;
+    CK(cudaMalloc(&q, 512));
+    CK(cudaFree(q));
+    cudaError_t fe = cudaFree(q);
+    CHECK_MSG(fe == cudaErrorInvalidValue, "double free under memcheck -> %s", cudaGetErrorName(fe));
+    cudaGetLastError();
+    size_t free0, total;
+    CK(cudaMemGetInfo(&free0, &total));
+    for (int i = 0; i < 6000; i++) {
+        int *t;
+        CK(cudaMalloc(&t, 64 << 10));
+        CK(cudaFree(t));
+        if (check_failures_) break;
+    }
+    size_t free1;
+    CK(cudaMemGetInfo(&free1, &total));
+    CHECK_MSG(free0 - free1 <= (300ull << 20), "quarantine holds %zu MiB after 6000 frees of 64 KiB", (free0 - free1) >> 20);
 
     /* valid mix: no report */
     int *hr = (int *)malloc(64 * 4), *mg, *out, o[64];
