@@ -2,8 +2,11 @@
 // tiled SGEMM 512^3 with 16x16 shared tiles: block mode with barrier phases) timed in a child
 // process without memcheck and in one with it; one run each after a warm-up launch (JIT
 // excluded). Prints "BENCH memcheck <kernel>: <with> ms vs <without> ms ratio <x>".
-// Measured on the 2-vCPU guest (loaded, one run): see npu_runtime/kernel/exec.c's memcheck
-// section and the report of the session that wrote this.
+// Measured on the 2-vCPU guest (one run each, load 3-6): vectorAdd 64 ms vs 11.5 ms (5.6x; 7.1x
+// at load 6), tiled SGEMM 2.3-2.8x. Steps that got there (same bench): one runtime call per
+// access with a 1-entry allocation cache that vectorAdd's 3 arrays kept missing: 92x / 19x;
+// a 4-entry cache in the runtime: 22x / 17x; .shared checked inline in the generated code:
+// 19x / 2.8x; the 4-entry cache read inline from npu_kexec_hdr_t: 7.1x / 2.8x.
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
