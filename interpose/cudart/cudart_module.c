@@ -348,46 +348,42 @@ static int kind_valid(enum cudaMemcpyKind k)
     return (unsigned)k <= (unsigned)cudaMemcpyDefault;
 }
 
-static cudaError_t to_symbol(const void *symbol, const void *src, size_t count, size_t offset,
-                             enum cudaMemcpyKind kind, cudaStream_t stream, int async, int ptds)
+/* One copy between a symbol and host/device memory: to_sym selects the direction; the kinds
+ * that contradict it (reading a symbol into it, host-to-host) are invalid directions. */
+static cudaError_t symbol_copy(int to_sym, void *mem, const void *symbol, size_t count,
+                               size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream,
+                               int async, int ptds)
 {
     SHIM_ENTER();
-    if (!kind_valid(kind) || kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyHostToHost)
+    if (!kind_valid(kind) || kind == cudaMemcpyHostToHost ||
+        kind == (to_sym ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice))
         return shim_fail(cudaErrorInvalidMemcpyDirection);
-    if (count && !src)
+    if (count && !mem)
         return shim_fail(cudaErrorInvalidValue);
-    void *dst;
-    cudaError_t e = symbol_range(symbol, count, offset, &dst);
+    void *sym = NULL;
+    cudaError_t e = symbol_range(symbol, count, offset, &sym);
     if (e != cudaSuccess || count == 0)
         return e;
     npu_stream_t *s = shim_stream(stream, ptds);
     if (!s)
         return shim_fail(cudaErrorInvalidResourceHandle);
-    npu_status_t st = npu_memcpy_async(dst, src, count, s);
+    npu_status_t st = to_sym ? npu_memcpy_async(sym, mem, count, s)
+                             : npu_memcpy_async(mem, sym, count, s);
     if (st == NPU_OK && !async)
         st = npu_stream_sync(s);
     return shim_return(st);
 }
 
+static cudaError_t to_symbol(const void *symbol, const void *src, size_t count, size_t offset,
+                             enum cudaMemcpyKind kind, cudaStream_t stream, int async, int ptds)
+{
+    return symbol_copy(1, (void *)src, symbol, count, offset, kind, stream, async, ptds);
+}
+
 static cudaError_t from_symbol(void *dst, const void *symbol, size_t count, size_t offset,
                                enum cudaMemcpyKind kind, cudaStream_t stream, int async, int ptds)
 {
-    SHIM_ENTER();
-    if (!kind_valid(kind) || kind == cudaMemcpyHostToDevice || kind == cudaMemcpyHostToHost)
-        return shim_fail(cudaErrorInvalidMemcpyDirection);
-    if (count && !dst)
-        return shim_fail(cudaErrorInvalidValue);
-    void *src;
-    cudaError_t e = symbol_range(symbol, count, offset, &src);
-    if (e != cudaSuccess || count == 0)
-        return e;
-    npu_stream_t *s = shim_stream(stream, ptds);
-    if (!s)
-        return shim_fail(cudaErrorInvalidResourceHandle);
-    npu_status_t st = npu_memcpy_async(dst, src, count, s);
-    if (st == NPU_OK && !async)
-        st = npu_stream_sync(s);
-    return shim_return(st);
+    return symbol_copy(0, dst, symbol, count, offset, kind, stream, async, ptds);
 }
 
 NPU_EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
