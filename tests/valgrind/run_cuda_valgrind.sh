@@ -10,7 +10,7 @@
 #                cuBLASLt, the driver's library API
 # Suppressions (cuda.supp): glibc's ld.so strncmp word reads, and leaks whose allocation is
 # made directly by a test program (those are the test's own, reported in the log).
-#   VALGRIND_ALL=1   every built program in build/tests/cuda (slow: ~0.5-3 min each here)
+#   VALGRIND_ALL=1   every built program in build/tests/cuda (~5-50 s each here; ~15 min)
 #   VALGRIND_PROGS="a b"   just these programs
 #   VALGRIND_JOBS    programs run in parallel (default 1)
 # Prints "PASS valgrind/<prog>" / "FAIL valgrind/<prog>"; logs in build/tests/logs.
