@@ -3,8 +3,8 @@
 # lacks: Debian packages (apt-get) and Python packages (pip). Quiet and quick when everything
 # is already there. Needs root (or sudo) only when something is missing.
 set -eu
-APT_PKGS="build-essential python3 libopenblas-dev libffi-dev uthash-dev libzstd-dev liblz4-dev \
-pocl-opencl-icd ocl-icd-opencl-dev opencl-headers valgrind"
+APT_PKGS="build-essential libopenblas-dev libffi-dev uthash-dev libzstd-dev liblz4-dev \
+pocl-opencl-icd ocl-icd-opencl-dev opencl-headers valgrind clang-14 libclang-rt-14-dev"
 # pip package:module to import (the Python tier runs unmodified GPU scripts on the NPU). No
 # nvidia-* runtime wheels: they would bring real CUDA libraries; the toolkit in /usr/local/cuda
 # (NVRTC, libnvvm, libdevice) and our drop-ins serve those libraries.

@@ -203,10 +203,18 @@ static void init_elem(npu_kmodule_t *m, ptx_var_t *v, uint8_t *base, long long i
     if (isalpha((unsigned char)*s) || *s == '_' || *s == '$' || *s == '%') {
         /* generic(sym) / sym / sym+off */
         char *p = s;
-        if (!strncmp(p, "generic(", 8)) { p += 8; char *c = strchr(p, ')'); if (c) *c = 0; }
-        char *plus = strpbrk(p, "+-");
         long long off = 0;
-        if (plus) { off = strtoll(plus, NULL, 0); *plus = 0; }
+        if (!strncmp(p, "generic(", 8)) {   /* generic(sym)+off: the offset follows the ')' */
+            p += 8;
+            char *c = strchr(p, ')');
+            if (c) {
+                char *after = strpbrk(c + 1, "+-");
+                if (after) off = strtoll(after, NULL, 0);
+                *c = 0;
+            }
+        }
+        char *plus = strpbrk(p, "+-");
+        if (plus) { off += strtoll(plus, NULL, 0); *plus = 0; }
         size_t pl = strlen(p);
         while (pl && isspace((unsigned char)p[pl - 1])) p[--pl] = 0;
         uint8_t *a = var_addr(m, p, (size_t)off);
