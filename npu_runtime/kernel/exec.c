@@ -421,6 +421,7 @@ static void worker_free(exec_worker_t *w)
     free(w->fibers);
     free(w->runq);
     free(w->shared);
+    free(w->hdr.scratch);       /* barrier-phase block state (generated code grows it) */
     free(w);
 }
 

@@ -20,7 +20,7 @@
 #define NPU_KABI_H
 #include <stdint.h>
 
-#define NPU_KABI_VERSION 2
+#define NPU_KABI_VERSION 3
 
 typedef struct npu_krt npu_krt_t;
 
@@ -41,12 +41,15 @@ typedef struct npu_bctx {
 /* What generated code may touch through b->exec: block-mode thread loops store the linear
  * index of the running thread in cur_lin (fault reports); memcheck code reads the executor's
  * cache of allocations [mc_lo[i], mc_lo[i] + mc_len[i]) already found valid (len 0 = empty)
- * before calling rt->memcheck. */
+ * before calling rt->memcheck. Barrier-phase kernels keep their per-block state in scratch
+ * (grown with malloc by the generated code, freed by the executor with its worker). */
 typedef struct npu_kexec_hdr {
     volatile uint32_t cur_lin;
     uint32_t mc_next;
     uintptr_t mc_lo[4], mc_len[4];
     uint64_t mc_gen;
+    uint8_t *scratch;
+    uint64_t scratch_cap;
 } npu_kexec_hdr_t;
 
 typedef struct npu_tctx {

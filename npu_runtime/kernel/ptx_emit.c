@@ -93,7 +93,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Static_assert(NPU_KABI_VERSION == 2, "npu_kabi.h changed: check the prelude and bump PTX_TRANSLATOR_VERSION");
+_Static_assert(NPU_KABI_VERSION == 3, "npu_kabi.h changed: check the prelude and bump PTX_TRANSLATOR_VERSION");
 
 /* The texts pasted into every generated file (see the header comment of ptx_prelude.h). */
 __asm__(".section .rodata\n"
@@ -2340,9 +2340,11 @@ static void emit_entry(emit_t *E)
             "__ctaid2 = b->ctaid[2], __nctaid0 = b->nctaid[0], __nctaid1 = b->nctaid[1], __nctaid2 = b->nctaid[2];\n"
             "(void)__ntid0; (void)__ntid1; (void)__ntid2; (void)__ctaid0; (void)__ctaid1; (void)__ctaid2; "
             "(void)__nctaid0; (void)__nctaid1; (void)__nctaid2;\n");
-        OUT("static __thread uint8_t *__st; static __thread size_t __stcap;\n");
+        /* the block state lives in the executor's per-worker scratch (freed with the worker) */
+        OUT("npu_kexec_hdr_t *__xh = (npu_kexec_hdr_t *)b->exec;\n");
         OUT("size_t __need = (size_t)__nt * (4u + %uu + sizeof(struct __live) + 16u + 24u + 128u) + 256u;\n", lsz);
-        OUT("if (__need > __stcap) { free(__st); __st = (uint8_t *)malloc(__need); __stcap = __st ? __need : 0; }\n");
+        OUT("if (__need > __xh->scratch_cap) { free(__xh->scratch); __xh->scratch = (uint8_t *)malloc(__need); __xh->scratch_cap = __xh->scratch ? __need : 0; }\n");
+        OUT("uint8_t *__st = __xh->scratch;\n");
         OUT("if (!__st) { npu_tctx_t __t0; memset(&__t0, 0, sizeof __t0); __t0.b = b; rt->fault(&__t0, %d, 0, \"out of host memory for the block state\"); return; }\n",
             NPU_FAULT_ILLEGAL_ADDRESS);
         if (E->memcheck) OUT("rt->memcheck(&(npu_tctx_t){ .b = b }, (uint64_t)(uintptr_t)__st, (uint32_t)__need, 0xffffffffu, 0);   /* memcheck: the block state is valid */\n");
