@@ -58,6 +58,7 @@ CUresult drv_check_init(void)
 
 NPU_EXPORT CUresult cuInit(unsigned int Flags)
 {
+    NPU_API_SCOPE(__func__);
     if (Flags != 0)
         return CUDA_ERROR_INVALID_VALUE;
     npu_status_t st = npu_init();
@@ -69,6 +70,7 @@ NPU_EXPORT CUresult cuInit(unsigned int Flags)
 
 NPU_EXPORT CUresult cuDriverGetVersion(int *driverVersion)
 {
+    NPU_API_SCOPE(__func__);
     if (!driverVersion)
         return CUDA_ERROR_INVALID_VALUE;
     *driverVersion = 13000;
@@ -82,6 +84,7 @@ CUresult drv_result(npu_status_t st, int dev)
         if (sticky != NPU_OK)
             st = sticky;
     }
+    npu_obs_api_error((int)drv_map(st));  /* observability (npu_obs.h) */
     return drv_map(st);
 }
 
@@ -95,6 +98,7 @@ static int dev_valid(CUdevice d)
 /* ------------------------------------------------------------------- devices ---- */
 NPU_EXPORT CUresult cuDeviceGetCount(int *count)
 {
+    NPU_API_SCOPE(__func__);
     if (!count)
         return CUDA_ERROR_INVALID_VALUE;
     DRV_ENTER();
@@ -104,6 +108,7 @@ NPU_EXPORT CUresult cuDeviceGetCount(int *count)
 
 NPU_EXPORT CUresult cuDeviceGet(CUdevice *device, int ordinal)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!device)
         return CUDA_ERROR_INVALID_VALUE;
@@ -115,6 +120,7 @@ NPU_EXPORT CUresult cuDeviceGet(CUdevice *device, int ordinal)
 
 NPU_EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice dev)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!name || len <= 0)
         return CUDA_ERROR_INVALID_VALUE;
@@ -129,6 +135,7 @@ NPU_EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice dev)
 
 NPU_EXPORT CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!bytes)
         return CUDA_ERROR_INVALID_VALUE;
@@ -144,6 +151,7 @@ NPU_EXPORT CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev)
 /* The CUDA 2.0 ABI reports a 32-bit size: saturate rather than wrap. */
 NPU_EXPORT CUresult cuDeviceTotalMem(unsigned int *bytes, CUdevice dev)
 {
+    NPU_API_SCOPE(__func__);
     size_t b = 0;
     if (!bytes)
         return CUDA_ERROR_INVALID_VALUE;
@@ -167,11 +175,12 @@ static CUresult get_uuid(CUuuid *uuid, CUdevice dev)
     return drv_map(st);
 }
 
-NPU_EXPORT CUresult cuDeviceGetUuid(CUuuid *uuid, CUdevice dev) { return get_uuid(uuid, dev); }
-NPU_EXPORT CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev) { return get_uuid(uuid, dev); }
+NPU_EXPORT CUresult cuDeviceGetUuid(CUuuid *uuid, CUdevice dev) { NPU_API_SCOPE(__func__); return get_uuid(uuid, dev); }
+NPU_EXPORT CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev) { NPU_API_SCOPE(__func__); return get_uuid(uuid, dev); }
 
 NPU_EXPORT CUresult cuDeviceGetLuid(char *luid, unsigned int *deviceNodeMask, CUdevice dev)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!dev_valid(dev))
         return CUDA_ERROR_INVALID_DEVICE;
@@ -219,6 +228,7 @@ CUresult drv_device_attr(int *v, int attr, int dev)
 
 NPU_EXPORT CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!pi)
         return CUDA_ERROR_INVALID_VALUE;
@@ -229,6 +239,7 @@ NPU_EXPORT CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUd
 
 NPU_EXPORT CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!major || !minor)
         return CUDA_ERROR_INVALID_VALUE;
@@ -245,6 +256,7 @@ NPU_EXPORT CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice d
 
 NPU_EXPORT CUresult cuDeviceGetProperties(CUdevprop *prop, CUdevice dev)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!prop)
         return CUDA_ERROR_INVALID_VALUE;
@@ -283,6 +295,7 @@ static int parse_hex(const char **s, unsigned *out)
 
 NPU_EXPORT CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!pciBusId || len <= 0)
         return CUDA_ERROR_INVALID_VALUE;
@@ -299,6 +312,7 @@ NPU_EXPORT CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev)
 /* [domain:]bus:device[.function], hexadecimal, as cudaDeviceGetByPCIBusId accepts. */
 NPU_EXPORT CUresult cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!dev || !pciBusId)
         return CUDA_ERROR_INVALID_VALUE;
@@ -334,6 +348,7 @@ NPU_EXPORT CUresult cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId)
 /* Emulated devices share the host address space: each reaches every other one. */
 NPU_EXPORT CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!canAccessPeer)
         return CUDA_ERROR_INVALID_VALUE;
@@ -346,6 +361,7 @@ NPU_EXPORT CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUde
 NPU_EXPORT CUresult cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib,
                                             CUdevice srcDevice, CUdevice dstDevice)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!value)
         return CUDA_ERROR_INVALID_VALUE;
@@ -514,11 +530,13 @@ static CUresult ctx_create(CUcontext *pctx, unsigned int flags, CUdevice dev)
 
 NPU_EXPORT CUresult cuCtxCreate(CUcontext *pctx, unsigned int flags, CUdevice dev)
 {
+    NPU_API_SCOPE(__func__);
     return ctx_create(pctx, flags, dev);
 }
 
 NPU_EXPORT CUresult cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice dev)
 {
+    NPU_API_SCOPE(__func__);
     return ctx_create(pctx, flags, dev);
 }
 
@@ -526,6 +544,7 @@ NPU_EXPORT CUresult cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice
 NPU_EXPORT CUresult cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *paramsArray,
                                    int numParams, unsigned int flags, CUdevice dev)
 {
+    NPU_API_SCOPE(__func__);
     if (numParams < 0 || (numParams > 0 && !paramsArray))
         return CUDA_ERROR_INVALID_VALUE;
     if (numParams > 0)
@@ -536,6 +555,7 @@ NPU_EXPORT CUresult cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *paramsA
 NPU_EXPORT CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams,
                                    unsigned int flags, CUdevice dev)
 {
+    NPU_API_SCOPE(__func__);
     if (ctxCreateParams) {
         if (ctxCreateParams->numExecAffinityParams > 0)
             return CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY;
@@ -566,8 +586,8 @@ static CUresult ctx_destroy(CUcontext ctx)
     return CUDA_SUCCESS;
 }
 
-NPU_EXPORT CUresult cuCtxDestroy(CUcontext ctx) { return ctx_destroy(ctx); }
-NPU_EXPORT CUresult cuCtxDestroy_v2(CUcontext ctx) { return ctx_destroy(ctx); }
+NPU_EXPORT CUresult cuCtxDestroy(CUcontext ctx) { NPU_API_SCOPE(__func__); return ctx_destroy(ctx); }
+NPU_EXPORT CUresult cuCtxDestroy_v2(CUcontext ctx) { NPU_API_SCOPE(__func__); return ctx_destroy(ctx); }
 
 static CUresult ctx_push(CUcontext ctx)
 {
@@ -585,8 +605,8 @@ static CUresult ctx_push(CUcontext ctx)
     return CUDA_SUCCESS;
 }
 
-NPU_EXPORT CUresult cuCtxPushCurrent(CUcontext ctx) { return ctx_push(ctx); }
-NPU_EXPORT CUresult cuCtxPushCurrent_v2(CUcontext ctx) { return ctx_push(ctx); }
+NPU_EXPORT CUresult cuCtxPushCurrent(CUcontext ctx) { NPU_API_SCOPE(__func__); return ctx_push(ctx); }
+NPU_EXPORT CUresult cuCtxPushCurrent_v2(CUcontext ctx) { NPU_API_SCOPE(__func__); return ctx_push(ctx); }
 
 static CUresult ctx_pop(CUcontext *pctx)
 {
@@ -602,11 +622,12 @@ static CUresult ctx_pop(CUcontext *pctx)
     return CUDA_SUCCESS;
 }
 
-NPU_EXPORT CUresult cuCtxPopCurrent(CUcontext *pctx) { return ctx_pop(pctx); }
-NPU_EXPORT CUresult cuCtxPopCurrent_v2(CUcontext *pctx) { return ctx_pop(pctx); }
+NPU_EXPORT CUresult cuCtxPopCurrent(CUcontext *pctx) { NPU_API_SCOPE(__func__); return ctx_pop(pctx); }
+NPU_EXPORT CUresult cuCtxPopCurrent_v2(CUcontext *pctx) { NPU_API_SCOPE(__func__); return ctx_pop(pctx); }
 
 NPU_EXPORT CUresult cuCtxSetCurrent(CUcontext ctx)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     drv_ctx_t *c = (drv_ctx_t *)ctx;
     t_bound = 1;
@@ -627,6 +648,7 @@ NPU_EXPORT CUresult cuCtxSetCurrent(CUcontext ctx)
 
 NPU_EXPORT CUresult cuCtxGetCurrent(CUcontext *pctx)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!pctx)
         return CUDA_ERROR_INVALID_VALUE;
@@ -636,6 +658,7 @@ NPU_EXPORT CUresult cuCtxGetCurrent(CUcontext *pctx)
 
 NPU_EXPORT CUresult cuCtxGetDevice(CUdevice *device)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     if (!device)
         return CUDA_ERROR_INVALID_VALUE;
@@ -659,6 +682,7 @@ static CUresult ctx_or_current(CUcontext ctx, drv_ctx_t **out)
 
 NPU_EXPORT CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     if (!device)
         return CUDA_ERROR_INVALID_VALUE;
@@ -670,6 +694,7 @@ NPU_EXPORT CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx)
 
 NPU_EXPORT CUresult cuCtxSynchronize(void)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     DRV_ENTER_CTX(c);
     return drv_result(npu_device_sync(c->device), c->device);
@@ -677,6 +702,7 @@ NPU_EXPORT CUresult cuCtxSynchronize(void)
 
 NPU_EXPORT CUresult cuCtxSynchronize_v2(CUcontext ctx)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     CUresult r = ctx_or_current(ctx, &c);
     if (r != CUDA_SUCCESS)
@@ -686,6 +712,7 @@ NPU_EXPORT CUresult cuCtxSynchronize_v2(CUcontext ctx)
 
 NPU_EXPORT CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     if (!version)
         return CUDA_ERROR_INVALID_VALUE;
@@ -697,6 +724,7 @@ NPU_EXPORT CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version)
 
 NPU_EXPORT CUresult cuCtxGetFlags(unsigned int *flags)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     if (!flags)
         return CUDA_ERROR_INVALID_VALUE;
@@ -709,6 +737,7 @@ NPU_EXPORT CUresult cuCtxGetFlags(unsigned int *flags)
 
 NPU_EXPORT CUresult cuCtxSetFlags(unsigned int flags)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     DRV_ENTER_CTX(c);
     CUresult r = check_ctx_flags(flags);
@@ -722,6 +751,7 @@ NPU_EXPORT CUresult cuCtxSetFlags(unsigned int flags)
 
 NPU_EXPORT CUresult cuCtxGetId(CUcontext ctx, unsigned long long *ctxId)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     if (!ctxId)
         return CUDA_ERROR_INVALID_VALUE;
@@ -733,6 +763,7 @@ NPU_EXPORT CUresult cuCtxGetId(CUcontext ctx, unsigned long long *ctxId)
 
 NPU_EXPORT CUresult cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     DRV_ENTER_CTX(c);
     if (leastPriority)
@@ -758,6 +789,7 @@ static CUresult from_cuda(cudaError_t e)
 
 NPU_EXPORT CUresult cuCtxGetLimit(size_t *pvalue, CUlimit limit)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     if (!pvalue)
         return CUDA_ERROR_INVALID_VALUE;
@@ -779,6 +811,7 @@ NPU_EXPORT CUresult cuCtxGetLimit(size_t *pvalue, CUlimit limit)
 
 NPU_EXPORT CUresult cuCtxSetLimit(CUlimit limit, size_t value)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     DRV_ENTER_CTX(c);
     if ((unsigned)limit > CU_LIMIT_PERSISTING_L2_CACHE_SIZE)
@@ -788,6 +821,7 @@ NPU_EXPORT CUresult cuCtxSetLimit(CUlimit limit, size_t value)
 
 NPU_EXPORT CUresult cuCtxGetCacheConfig(CUfunc_cache *pconfig)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     if (!pconfig)
         return CUDA_ERROR_INVALID_VALUE;
@@ -800,6 +834,7 @@ NPU_EXPORT CUresult cuCtxGetCacheConfig(CUfunc_cache *pconfig)
 
 NPU_EXPORT CUresult cuCtxSetCacheConfig(CUfunc_cache config)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     DRV_ENTER_CTX(c);
     if ((unsigned)config > CU_FUNC_CACHE_PREFER_EQUAL)
@@ -809,6 +844,7 @@ NPU_EXPORT CUresult cuCtxSetCacheConfig(CUfunc_cache config)
 
 NPU_EXPORT CUresult cuCtxGetSharedMemConfig(CUsharedconfig *pConfig)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     if (!pConfig)
         return CUDA_ERROR_INVALID_VALUE;
@@ -820,6 +856,7 @@ NPU_EXPORT CUresult cuCtxGetSharedMemConfig(CUsharedconfig *pConfig)
 /* Bank width is fixed on sm_50 and later: the setting is accepted and has no effect there too. */
 NPU_EXPORT CUresult cuCtxSetSharedMemConfig(CUsharedconfig config)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     DRV_ENTER_CTX(c);
     if ((unsigned)config > CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE)
@@ -830,6 +867,7 @@ NPU_EXPORT CUresult cuCtxSetSharedMemConfig(CUsharedconfig config)
 /* No persisting L2 lines exist (the persisting-L2 limit is 0), so there is nothing to reset. */
 NPU_EXPORT CUresult cuCtxResetPersistingL2Cache(void)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     DRV_ENTER_CTX(c);
     return CUDA_SUCCESS;
@@ -837,6 +875,7 @@ NPU_EXPORT CUresult cuCtxResetPersistingL2Cache(void)
 
 NPU_EXPORT CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     DRV_ENTER_CTX(c);
     drv_ctx_t *p = (drv_ctx_t *)peerContext;
@@ -852,6 +891,7 @@ NPU_EXPORT CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Fl
 
 NPU_EXPORT CUresult cuCtxDisablePeerAccess(CUcontext peerContext)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     DRV_ENTER_CTX(c);
     drv_ctx_t *p = (drv_ctx_t *)peerContext;
@@ -864,6 +904,7 @@ NPU_EXPORT CUresult cuCtxDisablePeerAccess(CUcontext peerContext)
 /* ---------------------------------------------------------- primary contexts ---- */
 NPU_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!pctx)
         return CUDA_ERROR_INVALID_VALUE;
@@ -893,8 +934,8 @@ static CUresult primary_release(CUdevice dev)
     return r;
 }
 
-NPU_EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice dev) { return primary_release(dev); }
-NPU_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) { return primary_release(dev); }
+NPU_EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice dev) { NPU_API_SCOPE(__func__); return primary_release(dev); }
+NPU_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) { NPU_API_SCOPE(__func__); return primary_release(dev); }
 
 static CUresult primary_reset(CUdevice dev)
 {
@@ -915,12 +956,13 @@ static CUresult primary_reset(CUdevice dev)
     return e == cudaSuccess ? CUDA_SUCCESS : from_cuda(e);
 }
 
-NPU_EXPORT CUresult cuDevicePrimaryCtxReset(CUdevice dev) { return primary_reset(dev); }
-NPU_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev) { return primary_reset(dev); }
+NPU_EXPORT CUresult cuDevicePrimaryCtxReset(CUdevice dev) { NPU_API_SCOPE(__func__); return primary_reset(dev); }
+NPU_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev) { NPU_API_SCOPE(__func__); return primary_reset(dev); }
 
 /* Active: retained through the driver API, or in use by the runtime (it holds memory). */
 NPU_EXPORT CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!flags || !active)
         return CUDA_ERROR_INVALID_VALUE;
@@ -952,8 +994,8 @@ static CUresult primary_set_flags(CUdevice dev, unsigned int flags)
     return CUDA_SUCCESS;
 }
 
-NPU_EXPORT CUresult cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags) { return primary_set_flags(dev, flags); }
-NPU_EXPORT CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int flags) { return primary_set_flags(dev, flags); }
+NPU_EXPORT CUresult cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags) { NPU_API_SCOPE(__func__); return primary_set_flags(dev, flags); }
+NPU_EXPORT CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int flags) { NPU_API_SCOPE(__func__); return primary_set_flags(dev, flags); }
 
 /* ------------------------------------------------------------ error strings ---- */
 typedef struct err_row { int code; const char *name, *str; } err_row_t;
@@ -974,6 +1016,7 @@ static const err_row_t *err_find(CUresult e)
 /* Both work without cuInit, as on a GPU; an unknown code gives NULL and INVALID_VALUE. */
 NPU_EXPORT CUresult cuGetErrorName(CUresult error, const char **pStr)
 {
+    NPU_API_SCOPE(__func__);
     if (!pStr)
         return CUDA_ERROR_INVALID_VALUE;
     const err_row_t *r = err_find(error);
@@ -983,6 +1026,7 @@ NPU_EXPORT CUresult cuGetErrorName(CUresult error, const char **pStr)
 
 NPU_EXPORT CUresult cuGetErrorString(CUresult error, const char **pStr)
 {
+    NPU_API_SCOPE(__func__);
     if (!pStr)
         return CUDA_ERROR_INVALID_VALUE;
     const err_row_t *r = err_find(error);

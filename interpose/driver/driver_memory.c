@@ -76,6 +76,7 @@ static CUresult copy1d(void *dst, const void *src, size_t n, CUstream h, int pt,
 /* ----------------------------------------------------------- device memory ---- */
 NPU_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     DRV_ENTER_CTX(c);
     if (!dptr || bytesize == 0)
@@ -89,6 +90,7 @@ NPU_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
 
 NPU_EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     DRV_ENTER_CTX(c);
     if (dptr == 0)
@@ -105,6 +107,7 @@ NPU_EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr)
 NPU_EXPORT CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes,
                                        size_t Height, unsigned int ElementSizeBytes)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     DRV_ENTER_CTX(c);
     if (!dptr || !pPitch || WidthInBytes == 0 || Height == 0 ||
@@ -124,6 +127,7 @@ NPU_EXPORT CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t
 
 NPU_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     DRV_ENTER_CTX(c);
     if (!dptr || bytesize == 0 || (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST))
@@ -137,6 +141,7 @@ NPU_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsign
 
 NPU_EXPORT CUresult cuMemGetInfo_v2(size_t *free, size_t *total)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     DRV_ENTER_CTX(c);
     if (!free || !total)
@@ -146,6 +151,7 @@ NPU_EXPORT CUresult cuMemGetInfo_v2(size_t *free, size_t *total)
 
 NPU_EXPORT CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     DRV_ENTER_CTX(c);
     npu_ptr_info_t in;
@@ -172,15 +178,17 @@ static CUresult host_alloc(void **pp, size_t bytesize, unsigned int flags)
     return drv_map(npu_host_alloc(bytesize, flags, pp));
 }
 
-NPU_EXPORT CUresult cuMemAllocHost_v2(void **pp, size_t bytesize) { return host_alloc(pp, bytesize, 0); }
-NPU_EXPORT CUresult cuMemAllocHost(void **pp, unsigned int bytesize) { return host_alloc(pp, bytesize, 0); }
+NPU_EXPORT CUresult cuMemAllocHost_v2(void **pp, size_t bytesize) { NPU_API_SCOPE(__func__); return host_alloc(pp, bytesize, 0); }
+NPU_EXPORT CUresult cuMemAllocHost(void **pp, unsigned int bytesize) { NPU_API_SCOPE(__func__); return host_alloc(pp, bytesize, 0); }
 NPU_EXPORT CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
 {
+    NPU_API_SCOPE(__func__);
     return host_alloc(pp, bytesize, Flags);
 }
 
 NPU_EXPORT CUresult cuMemFreeHost(void *p)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     DRV_ENTER_CTX(c);
     if (!p)
@@ -191,6 +199,7 @@ NPU_EXPORT CUresult cuMemFreeHost(void *p)
 
 NPU_EXPORT CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsigned int Flags)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     DRV_ENTER_CTX(c);
     if (!pdptr || !p || Flags != 0)
@@ -205,6 +214,7 @@ NPU_EXPORT CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, un
 
 NPU_EXPORT CUresult cuMemHostGetFlags(unsigned int *pFlags, void *p)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     DRV_ENTER_CTX(c);
     if (!pFlags || !p)
@@ -231,11 +241,12 @@ static CUresult host_register(void *p, size_t bytesize, unsigned int flags)
     return drv_map(npu_host_register(p, bytesize, flags));
 }
 
-NPU_EXPORT CUresult cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags) { return host_register(p, bytesize, Flags); }
-NPU_EXPORT CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags) { return host_register(p, bytesize, Flags); }
+NPU_EXPORT CUresult cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags) { NPU_API_SCOPE(__func__); return host_register(p, bytesize, Flags); }
+NPU_EXPORT CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags) { NPU_API_SCOPE(__func__); return host_register(p, bytesize, Flags); }
 
 NPU_EXPORT CUresult cuMemHostUnregister(void *p)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     DRV_ENTER_CTX(c);
     if (!p)
@@ -246,8 +257,8 @@ NPU_EXPORT CUresult cuMemHostUnregister(void *p)
 /* ------------------------------------------------------------------- copies ---- */
 /* Each pair: the legacy-stream entry point and its _ptds/_ptsz twin. */
 #define PAIR(plain, pt, proto, impl, ...)                                              \
-    NPU_EXPORT CUresult plain proto { return impl(__VA_ARGS__, 0); }                  \
-    NPU_EXPORT CUresult pt proto { return impl(__VA_ARGS__, 1); }
+    NPU_EXPORT CUresult plain proto { NPU_API_SCOPE(__func__); return impl(__VA_ARGS__, 0); }                  \
+    NPU_EXPORT CUresult pt proto { NPU_API_SCOPE(__func__); return impl(__VA_ARGS__, 1); }
 
 /* A CUdeviceptr argument must name memory the runtime knows (device, managed, or pinned /
  * registered host memory mapped into the device's address space); anything else is
@@ -596,6 +607,7 @@ static CUresult ptr_attr(void *data, CUpointer_attribute a, CUdeviceptr ptr,
 
 NPU_EXPORT CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!data || !ptr)
         return CUDA_ERROR_INVALID_VALUE;
@@ -629,6 +641,7 @@ static size_t attr_size(CUpointer_attribute a)
 NPU_EXPORT CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes,
                                            void **data, CUdeviceptr ptr)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (numAttributes == 0 || !attributes || !data)
         return CUDA_ERROR_INVALID_VALUE;
@@ -656,6 +669,7 @@ NPU_EXPORT CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer
 
 NPU_EXPORT CUresult cuPointerSetAttribute(const void *value, CUpointer_attribute attribute, CUdeviceptr ptr)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!value || !ptr)
         return CUDA_ERROR_INVALID_VALUE;
@@ -736,6 +750,7 @@ PAIR(cuMemFreeAsync, cuMemFreeAsync_ptsz, (CUdeviceptr dptr, CUstream hStream), 
 
 NPU_EXPORT CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!pool_out)
         return CUDA_ERROR_INVALID_VALUE;
@@ -750,6 +765,7 @@ NPU_EXPORT CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice d
 
 NPU_EXPORT CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!pool)
         return CUDA_ERROR_INVALID_VALUE;
@@ -764,6 +780,7 @@ NPU_EXPORT CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev)
 
 NPU_EXPORT CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (dev < 0 || dev >= npu_device_count())
         return CUDA_ERROR_INVALID_DEVICE;
@@ -776,6 +793,7 @@ NPU_EXPORT CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool)
 
 NPU_EXPORT CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!pool || !poolProps)
         return CUDA_ERROR_INVALID_VALUE;
@@ -799,6 +817,7 @@ NPU_EXPORT CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *po
 
 NPU_EXPORT CUresult cuMemPoolDestroy(CUmemoryPool pool)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!pool || !npu_pool_valid((npu_pool_t *)pool))
         return CUDA_ERROR_INVALID_VALUE;
@@ -807,6 +826,7 @@ NPU_EXPORT CUresult cuMemPoolDestroy(CUmemoryPool pool)
 
 NPU_EXPORT CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!pool || !npu_pool_valid((npu_pool_t *)pool))
         return CUDA_ERROR_INVALID_VALUE;
@@ -822,6 +842,7 @@ static int pool_attr_is_int(CUmemPool_attribute a)
 
 NPU_EXPORT CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!pool || !value || !npu_pool_valid((npu_pool_t *)pool) ||
         attr < CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES || attr > CU_MEMPOOL_ATTR_USED_MEM_HIGH)
@@ -839,6 +860,7 @@ NPU_EXPORT CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute
 
 NPU_EXPORT CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!pool || !value || !npu_pool_valid((npu_pool_t *)pool) ||
         attr < CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES || attr > CU_MEMPOOL_ATTR_USED_MEM_HIGH)
@@ -913,11 +935,13 @@ static CUresult advise(CUdeviceptr p, size_t count, CUmem_advise advice, CUmemLo
 
 NPU_EXPORT CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location)
 {
+    NPU_API_SCOPE(__func__);
     return advise(devPtr, count, advice, location);
 }
 
 NPU_EXPORT CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device)
 {
+    NPU_API_SCOPE(__func__);
     CUmemLocation loc = { device == CU_DEVICE_CPU ? CU_MEM_LOCATION_TYPE_HOST : CU_MEM_LOCATION_TYPE_DEVICE, device };
     return advise(devPtr, count, advice, loc);
 }

@@ -450,12 +450,14 @@ static CUresult module_from_image(CUmodule *module, const void *image, size_t si
 
 NPU_EXPORT CUresult cuModuleLoadData(CUmodule *module, const void *image)
 {
+    NPU_API_SCOPE(__func__);
     return module_from_image(module, image, 0, NULL, "cuModuleLoadData");
 }
 
 NPU_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions,
                                        CUjit_option *options, void **optionValues)
 {
+    NPU_API_SCOPE(__func__);
     CUresult r = jit_check(numOptions, options, optionValues);
     if (r != CUDA_SUCCESS)
         return r;
@@ -465,11 +467,13 @@ NPU_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsi
 
 NPU_EXPORT CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin)
 {
+    NPU_API_SCOPE(__func__);
     return module_from_image(module, fatCubin, 0, NULL, "cuModuleLoadFatBinary");
 }
 
 NPU_EXPORT CUresult cuModuleLoad(CUmodule *module, const char *fname)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     DRV_ENTER_CTX(c);
     if (!module || !fname)
@@ -491,6 +495,7 @@ static drv_module_t *module_get_locked(CUmodule h)
 
 NPU_EXPORT CUresult cuModuleUnload(CUmodule hmod)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     pthread_rwlock_wrlock(&reg_lock);
     drv_module_t *m = module_get_locked(hmod);
@@ -541,6 +546,7 @@ static CUresult module_function_locked(drv_module_t *m, const char *name, drv_fu
 
 NPU_EXPORT CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!hfunc || !name)
         return CUDA_ERROR_INVALID_VALUE;
@@ -556,6 +562,7 @@ NPU_EXPORT CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const 
 
 NPU_EXPORT CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule hmod)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!count)
         return CUDA_ERROR_INVALID_VALUE;
@@ -570,6 +577,7 @@ NPU_EXPORT CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule hmod)
 NPU_EXPORT CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunctions,
                                                CUmodule hmod)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!functions)
         return CUDA_ERROR_INVALID_VALUE;
@@ -593,6 +601,7 @@ NPU_EXPORT CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned i
 
 NPU_EXPORT CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!name)
         return CUDA_ERROR_INVALID_VALUE;
@@ -613,6 +622,7 @@ NPU_EXPORT CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmod
 
 NPU_EXPORT CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!mode)
         return CUDA_ERROR_INVALID_VALUE;
@@ -684,6 +694,7 @@ NPU_EXPORT CUresult cuLibraryLoadData(CUlibrary *library, const void *code, CUji
                                       CUlibraryOption *libraryOptions, void **libraryOptionValues,
                                       unsigned int numLibraryOptions)
 {
+    NPU_API_SCOPE(__func__);
     CUresult r = jit_check(numJitOptions, jitOptions, jitOptionsValues);
     if (r != CUDA_SUCCESS)
         return r;
@@ -698,6 +709,7 @@ NPU_EXPORT CUresult cuLibraryLoadFromFile(CUlibrary *library, const char *fileNa
                                           unsigned int numJitOptions, CUlibraryOption *libraryOptions,
                                           void **libraryOptionValues, unsigned int numLibraryOptions)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!library || !fileName)
         return CUDA_ERROR_INVALID_VALUE;
@@ -725,6 +737,7 @@ static drv_library_t *library_get_locked(CUlibrary h)
 
 NPU_EXPORT CUresult cuLibraryUnload(CUlibrary library)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     pthread_rwlock_wrlock(&reg_lock);
     drv_library_t *l = library_get_locked(library);
@@ -769,6 +782,7 @@ static npu_status_t library_module_locked(drv_library_t *l, int dev, drv_module_
 
 NPU_EXPORT CUresult cuLibraryGetModule(CUmodule *pMod, CUlibrary library)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     DRV_ENTER_CTX(c);
     if (!pMod)
@@ -785,6 +799,7 @@ NPU_EXPORT CUresult cuLibraryGetModule(CUmodule *pMod, CUlibrary library)
 
 NPU_EXPORT CUresult cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!pKernel || !name)
         return CUDA_ERROR_INVALID_VALUE;
@@ -825,6 +840,7 @@ NPU_EXPORT CUresult cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, con
 
 NPU_EXPORT CUresult cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!count)
         return CUDA_ERROR_INVALID_VALUE;
@@ -840,6 +856,7 @@ NPU_EXPORT CUresult cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib)
 
 NPU_EXPORT CUresult cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, CUlibrary lib)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!kernels)
         return CUDA_ERROR_INVALID_VALUE;
@@ -866,6 +883,7 @@ NPU_EXPORT CUresult cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int nu
 
 NPU_EXPORT CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name)
 {
+    NPU_API_SCOPE(__func__);
     CUmodule m;
     CUresult r = cuLibraryGetModule(&m, library);
     return r != CUDA_SUCCESS ? r : cuModuleGetGlobal_v2(dptr, bytes, m, name);
@@ -873,6 +891,7 @@ NPU_EXPORT CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibra
 
 NPU_EXPORT CUresult cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name)
 {
+    NPU_API_SCOPE(__func__);
     /* __managed__ variables are ordinary .global variables in PTX; their memory is reachable
      * from the host (one address space), which is what managed memory promises. */
     return cuLibraryGetGlobal(dptr, bytes, library, name);
@@ -1043,6 +1062,7 @@ static CUresult func_set_attr(CUfunction_attribute a, int value, npu_kfunc_info_
 
 NPU_EXPORT CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!pi)
         return CUDA_ERROR_INVALID_VALUE;
@@ -1058,6 +1078,7 @@ NPU_EXPORT CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUf
 
 NPU_EXPORT CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     drv_func_t *f;
     npu_kfunc_t *kf;
@@ -1072,6 +1093,7 @@ NPU_EXPORT CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute at
 /* Cache and bank preferences are hints on a GPU too: validated, then nothing to change. */
 NPU_EXPORT CUresult cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if ((unsigned)config > CU_FUNC_CACHE_PREFER_EQUAL)
         return CUDA_ERROR_INVALID_VALUE;
@@ -1085,6 +1107,7 @@ NPU_EXPORT CUresult cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config)
 
 NPU_EXPORT CUresult cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if ((unsigned)config > CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE)
         return CUDA_ERROR_INVALID_VALUE;
@@ -1098,6 +1121,7 @@ NPU_EXPORT CUresult cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig co
 
 NPU_EXPORT CUresult cuFuncGetName(const char **name, CUfunction hfunc)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!name)
         return CUDA_ERROR_INVALID_VALUE;
@@ -1111,6 +1135,7 @@ NPU_EXPORT CUresult cuFuncGetName(const char **name, CUfunction hfunc)
 
 NPU_EXPORT CUresult cuFuncGetModule(CUmodule *hmod, CUfunction hfunc)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!hmod)
         return CUDA_ERROR_INVALID_VALUE;
@@ -1125,6 +1150,7 @@ NPU_EXPORT CUresult cuFuncGetModule(CUmodule *hmod, CUfunction hfunc)
 NPU_EXPORT CUresult cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOffset,
                                        size_t *paramSize)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     drv_func_t *f;
     npu_kfunc_t *kf;
@@ -1146,6 +1172,7 @@ NPU_EXPORT CUresult cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_
 
 NPU_EXPORT CUresult cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction function)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!state)
         return CUDA_ERROR_INVALID_VALUE;
@@ -1160,6 +1187,7 @@ NPU_EXPORT CUresult cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction fun
 
 NPU_EXPORT CUresult cuFuncLoad(CUfunction function)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     drv_func_t *f;
     npu_kfunc_t *kf;
@@ -1171,6 +1199,7 @@ NPU_EXPORT CUresult cuFuncLoad(CUfunction function)
 
 NPU_EXPORT CUresult cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     DRV_ENTER_CTX(c);
     if (!pFunc)
@@ -1186,6 +1215,7 @@ NPU_EXPORT CUresult cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
 
 NPU_EXPORT CUresult cuKernelGetName(const char **name, CUkernel hfunc)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!name)
         return CUDA_ERROR_INVALID_VALUE;
@@ -1199,6 +1229,7 @@ NPU_EXPORT CUresult cuKernelGetName(const char **name, CUkernel hfunc)
 
 NPU_EXPORT CUresult cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!pLib)
         return CUDA_ERROR_INVALID_VALUE;
@@ -1230,6 +1261,7 @@ static CUresult kernel_on_device(CUkernel kernel, CUdevice dev, drv_func_t **rec
 
 NPU_EXPORT CUresult cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev)
 {
+    NPU_API_SCOPE(__func__);
     if (!pi)
         return CUDA_ERROR_INVALID_VALUE;
     drv_func_t *f;
@@ -1244,6 +1276,7 @@ NPU_EXPORT CUresult cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, C
 
 NPU_EXPORT CUresult cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev)
 {
+    NPU_API_SCOPE(__func__);
     drv_func_t *f;
     npu_kfunc_t *kf;
     CUresult r = kernel_on_device(kernel, dev, &f, &kf);
@@ -1256,6 +1289,7 @@ NPU_EXPORT CUresult cuKernelSetAttribute(CUfunction_attribute attrib, int val, C
 
 NPU_EXPORT CUresult cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev)
 {
+    NPU_API_SCOPE(__func__);
     if ((unsigned)config > CU_FUNC_CACHE_PREFER_EQUAL)
         return CUDA_ERROR_INVALID_VALUE;
     drv_func_t *f;
@@ -1269,6 +1303,7 @@ NPU_EXPORT CUresult cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config,
 NPU_EXPORT CUresult cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset,
                                          size_t *paramSize)
 {
+    NPU_API_SCOPE(__func__);
     return cuFuncGetParamInfo((CUfunction)kernel, paramIndex, paramOffset, paramSize);
 }
 
@@ -1316,12 +1351,14 @@ static CUresult link_create(unsigned int numOptions, CUjit_option *options, void
 NPU_EXPORT CUresult cuLinkCreate(unsigned int numOptions, CUjit_option *options, void **optionValues,
                                  CUlinkState *stateOut)
 {
+    NPU_API_SCOPE(__func__);
     return link_create(numOptions, options, optionValues, stateOut);
 }
 
 NPU_EXPORT CUresult cuLinkCreate_v2(unsigned int numOptions, CUjit_option *options, void **optionValues,
                                     CUlinkState *stateOut)
 {
+    NPU_API_SCOPE(__func__);
     return link_create(numOptions, options, optionValues, stateOut);
 }
 
@@ -1404,6 +1441,7 @@ NPU_EXPORT CUresult cuLinkAddData(CUlinkState state, CUjitInputType type, void *
                                   const char *name, unsigned int numOptions, CUjit_option *options,
                                   void **optionValues)
 {
+    NPU_API_SCOPE(__func__);
     return link_add_data(state, type, data, size, name, numOptions, options, optionValues);
 }
 
@@ -1411,6 +1449,7 @@ NPU_EXPORT CUresult cuLinkAddData_v2(CUlinkState state, CUjitInputType type, voi
                                      const char *name, unsigned int numOptions, CUjit_option *options,
                                      void **optionValues)
 {
+    NPU_API_SCOPE(__func__);
     return link_add_data(state, type, data, size, name, numOptions, options, optionValues);
 }
 
@@ -1438,12 +1477,14 @@ static CUresult link_add_file(CUlinkState state, CUjitInputType type, const char
 NPU_EXPORT CUresult cuLinkAddFile(CUlinkState state, CUjitInputType type, const char *path,
                                   unsigned int numOptions, CUjit_option *options, void **optionValues)
 {
+    NPU_API_SCOPE(__func__);
     return link_add_file(state, type, path, numOptions, options, optionValues);
 }
 
 NPU_EXPORT CUresult cuLinkAddFile_v2(CUlinkState state, CUjitInputType type, const char *path,
                                      unsigned int numOptions, CUjit_option *options, void **optionValues)
 {
+    NPU_API_SCOPE(__func__);
     return link_add_file(state, type, path, numOptions, options, optionValues);
 }
 
@@ -1452,6 +1493,7 @@ NPU_EXPORT CUresult cuLinkAddFile_v2(CUlinkState state, CUjitInputType type, con
  * u64 length, the text and a NUL. The blob belongs to the link state. */
 NPU_EXPORT CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     DRV_ENTER_CTX(c);
     if (!cubinOut || !sizeOut)
@@ -1498,6 +1540,7 @@ NPU_EXPORT CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *s
 
 NPU_EXPORT CUresult cuLinkDestroy(CUlinkState state)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     pthread_rwlock_wrlock(&reg_lock);
     int ok = reg_kind_locked(state) == H_LINK;
@@ -1575,8 +1618,8 @@ static CUresult launch_kernel(CUfunction f, unsigned int gx, unsigned int gy, un
 }
 
 #define PAIR(plain, pt, proto, impl, ...)                                              \
-    NPU_EXPORT CUresult plain proto { return impl(__VA_ARGS__, 0); }                  \
-    NPU_EXPORT CUresult pt proto { return impl(__VA_ARGS__, 1); }
+    NPU_EXPORT CUresult plain proto { NPU_API_SCOPE(__func__); return impl(__VA_ARGS__, 0); }                  \
+    NPU_EXPORT CUresult pt proto { NPU_API_SCOPE(__func__); return impl(__VA_ARGS__, 1); }
 
 PAIR(cuLaunchKernel, cuLaunchKernel_ptsz,
      (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
@@ -1651,6 +1694,7 @@ static CUresult occ_blocks(int *numBlocks, CUfunction func, int blockSize, size_
 NPU_EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction func,
                                                                 int blockSize, size_t dynamicSMemSize)
 {
+    NPU_API_SCOPE(__func__);
     return occ_blocks(numBlocks, func, blockSize, dynamicSMemSize, 0);
 }
 
@@ -1658,6 +1702,7 @@ NPU_EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *nu
                                                                          int blockSize, size_t dynamicSMemSize,
                                                                          unsigned int flags)
 {
+    NPU_API_SCOPE(__func__);
     return occ_blocks(numBlocks, func, blockSize, dynamicSMemSize, flags);
 }
 
@@ -1703,6 +1748,7 @@ NPU_EXPORT CUresult cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *bloc
                                                      CUoccupancyB2DSize blockSizeToDynamicSMemSize,
                                                      size_t dynamicSMemSize, int blockSizeLimit)
 {
+    NPU_API_SCOPE(__func__);
     return potential(minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize,
                      blockSizeLimit, 0);
 }
@@ -1713,6 +1759,7 @@ NPU_EXPORT CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, 
                                                               size_t dynamicSMemSize, int blockSizeLimit,
                                                               unsigned int flags)
 {
+    NPU_API_SCOPE(__func__);
     return potential(minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize,
                      blockSizeLimit, flags);
 }
@@ -1720,6 +1767,7 @@ NPU_EXPORT CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, 
 NPU_EXPORT CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunction func,
                                                             int numBlocks, int blockSize)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0)
         return CUDA_ERROR_INVALID_VALUE;

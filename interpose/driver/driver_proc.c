@@ -105,16 +105,19 @@ static CUresult proc_address(const char *symbol, void **pfn, int cudaVersion, cu
 NPU_EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion,
                                         cuuint64_t flags, CUdriverProcAddressQueryResult *symbolStatus)
 {
+    NPU_API_SCOPE(__func__);
     return proc_address(symbol, pfn, cudaVersion, flags, symbolStatus);
 }
 
 NPU_EXPORT CUresult cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags)
 {
+    NPU_API_SCOPE(__func__);
     return proc_address(symbol, pfn, cudaVersion, flags, NULL);
 }
 
 NPU_EXPORT CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId)
 {
+    NPU_API_SCOPE(__func__);
     if (ppExportTable)
         *ppExportTable = NULL;
     if (!ppExportTable || !pExportTableId)

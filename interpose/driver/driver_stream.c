@@ -17,8 +17,8 @@
 #include <stdlib.h>
 
 #define PAIR(plain, pt, proto, impl, ...)                                              \
-    NPU_EXPORT CUresult plain proto { return impl(__VA_ARGS__, 0); }                  \
-    NPU_EXPORT CUresult pt proto { return impl(__VA_ARGS__, 1); }
+    NPU_EXPORT CUresult plain proto { NPU_API_SCOPE(__func__); return impl(__VA_ARGS__, 0); }                  \
+    NPU_EXPORT CUresult pt proto { NPU_API_SCOPE(__func__); return impl(__VA_ARGS__, 1); }
 
 static CUresult get_stream(CUstream h, int pt, npu_stream_t **out)
 {
@@ -54,11 +54,13 @@ static CUresult stream_create(CUstream *phStream, unsigned int flags, int priori
 
 NPU_EXPORT CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags)
 {
+    NPU_API_SCOPE(__func__);
     return stream_create(phStream, Flags, 0);
 }
 
 NPU_EXPORT CUresult cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int priority)
 {
+    NPU_API_SCOPE(__func__);
     return stream_create(phStream, flags, priority);
 }
 
@@ -74,8 +76,8 @@ static CUresult stream_destroy(CUstream h)
     return drv_map(st);
 }
 
-NPU_EXPORT CUresult cuStreamDestroy(CUstream hStream) { return stream_destroy(hStream); }
-NPU_EXPORT CUresult cuStreamDestroy_v2(CUstream hStream) { return stream_destroy(hStream); }
+NPU_EXPORT CUresult cuStreamDestroy(CUstream hStream) { NPU_API_SCOPE(__func__); return stream_destroy(hStream); }
+NPU_EXPORT CUresult cuStreamDestroy_v2(CUstream hStream) { NPU_API_SCOPE(__func__); return stream_destroy(hStream); }
 
 static CUresult stream_sync(CUstream h, int pt)
 {
@@ -274,6 +276,7 @@ PAIR(cuLaunchHostFunc, cuLaunchHostFunc_ptsz, (CUstream hStream, CUhostFn fn, vo
 /* ------------------------------------------------------------------- events ---- */
 NPU_EXPORT CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags)
 {
+    NPU_API_SCOPE(__func__);
     drv_ctx_t *c;
     DRV_ENTER_CTX(c);
     if (!phEvent)
@@ -297,8 +300,8 @@ static CUresult event_destroy(CUevent e)
     return drv_map(npu_event_destroy((npu_event_t *)e));
 }
 
-NPU_EXPORT CUresult cuEventDestroy(CUevent hEvent) { return event_destroy(hEvent); }
-NPU_EXPORT CUresult cuEventDestroy_v2(CUevent hEvent) { return event_destroy(hEvent); }
+NPU_EXPORT CUresult cuEventDestroy(CUevent hEvent) { NPU_API_SCOPE(__func__); return event_destroy(hEvent); }
+NPU_EXPORT CUresult cuEventDestroy_v2(CUevent hEvent) { NPU_API_SCOPE(__func__); return event_destroy(hEvent); }
 
 static CUresult event_record(CUevent e, CUstream h, unsigned int flags, int pt)
 {
@@ -320,6 +323,7 @@ PAIR(cuEventRecordWithFlags, cuEventRecordWithFlags_ptsz,
 
 NPU_EXPORT CUresult cuEventQuery(CUevent hEvent)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!hEvent || !npu_event_valid((npu_event_t *)hEvent))
         return CUDA_ERROR_INVALID_HANDLE;
@@ -328,6 +332,7 @@ NPU_EXPORT CUresult cuEventQuery(CUevent hEvent)
 
 NPU_EXPORT CUresult cuEventSynchronize(CUevent hEvent)
 {
+    NPU_API_SCOPE(__func__);
     DRV_ENTER();
     if (!hEvent || !npu_event_valid((npu_event_t *)hEvent))
         return CUDA_ERROR_INVALID_HANDLE;
@@ -346,11 +351,13 @@ static CUresult elapsed(float *ms, CUevent a, CUevent b)
 
 NPU_EXPORT CUresult cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd)
 {
+    NPU_API_SCOPE(__func__);
     return elapsed(pMilliseconds, hStart, hEnd);
 }
 
 NPU_EXPORT CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEnd)
 {
+    NPU_API_SCOPE(__func__);
     return elapsed(pMilliseconds, hStart, hEnd);
 }
 
