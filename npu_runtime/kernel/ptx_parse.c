@@ -121,11 +121,32 @@ static const char *skip_ws(const char *s, const char *e)
     return s;
 }
 
+/* Line number of s in the text starting at base. The index pass asks in increasing order,
+ * so the count resumes from the previous answer (one pass over the text in all, instead of
+ * a rescan from the start per question: CuPy's 20 MB module took 9.5 s to index, 96% of it
+ * here). ptx_index resets the cache for each text, so a stale base is never reused. */
+static __thread const char *line_base, *line_pos;
+static __thread int line_no;
+
+static void line_cache_reset(void)
+{
+    line_base = line_pos = NULL;
+    line_no = 0;
+}
+
 static int line_of(const char *base, const char *s)
 {
+    const char *q = base;
     int l = 1;
-    for (const char *q = base; q < s; q++)
+    if (line_base == base && line_pos && line_pos <= s) {
+        q = line_pos;
+        l = line_no;
+    }
+    for (; q < s; q++)
         l += *q == '\n';
+    line_base = base;
+    line_pos = s;
+    line_no = l;
     return l;
 }
 
@@ -528,6 +549,7 @@ npu_status_t ptx_index(ptx_prog_t *p, const char *const *texts, const size_t *le
         const char *z = memchr(texts[i], 0, len);
         if (z) len = (size_t)(z - texts[i]);
         p->texts[i] = strip_comments(texts[i], len);
+        line_cache_reset();
         if (!p->texts[i])
             return NPU_EHOSTMEM;
         p->ntexts++;
