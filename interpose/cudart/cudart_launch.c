@@ -297,8 +297,8 @@ NPU_EXPORT cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex,
 }
 
 /* ---------------------------------------------------------------- occupancy ---- */
-/* An emulated SM ("AI core") holds up to 2048 threads, 32 blocks and 228 KiB of shared
- * memory, like an sm_80-class GPU, so occupancy-driven code picks familiar sizes. */
+/* The runtime's one occupancy model (npu_kfunc_max_active_blocks): an emulated SM holds up
+ * to 2048 threads, 32 blocks and 228 KiB of shared memory, like an sm_80-class GPU. */
 static cudaError_t occupancy(int *numBlocks, const void *func, int blockSize, size_t dynSmem,
                              unsigned flags)
 {
@@ -310,23 +310,7 @@ static cudaError_t occupancy(int *numBlocks, const void *func, int blockSize, si
     cudaError_t e = resolve_func(func, &f);
     if (e != cudaSuccess)
         return e;
-    const npu_kfunc_info_t *in = npu_kfunc_info(f);
-    if (blockSize > max_threads_of(in)) {
-        *numBlocks = 0;
-        return cudaSuccess;
-    }
-    int warps = (blockSize + 31) / 32;
-    int n = 64 / warps;                       /* 2048 threads = 64 warps per SM */
-    if (n > 32)
-        n = 32;
-    size_t smem = in->static_shared + dynSmem;
-    if (smem > 0) {
-        size_t per_sm = 228 * 1024;
-        size_t by_smem = per_sm / (smem + 1024); /* 1 KiB reserved per block, as on sm_80+ */
-        if ((size_t)n > by_smem)
-            n = (int)by_smem;
-    }
-    *numBlocks = n;
+    *numBlocks = npu_kfunc_max_active_blocks(f, blockSize, dynSmem);
     return cudaSuccess;
 }
 

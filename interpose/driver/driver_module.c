@@ -1657,25 +1657,7 @@ PAIR(cuLaunchKernelEx, cuLaunchKernelEx_ptsz,
      launch_ex, config, f, kernelParams, extra)
 
 /* --------------------------------------------------------------- occupancy ---- */
-/* The runtime's model (cudart_launch.c): an emulated SM holds 2048 threads, 32 blocks and
- * 228 KiB of shared memory with 1 KiB reserved per block, like an sm_80-class GPU. */
-static int occupancy_of(const npu_kfunc_info_t *in, int block, size_t dyn)
-{
-    if (block <= 0 || block > max_threads_of(in))
-        return 0;
-    int warps = (block + 31) / 32;
-    int n = 64 / warps;
-    if (n > 32)
-        n = 32;
-    size_t smem = in->static_shared + dyn;
-    if (smem > 0) {
-        size_t by_smem = (228 * 1024) / (smem + 1024);
-        if ((size_t)n > by_smem)
-            n = (int)by_smem;
-    }
-    return n;
-}
-
+/* Occupancy is the runtime's one model (npu_kfunc_max_active_blocks, exec_launch.c). */
 static CUresult occ_blocks(int *numBlocks, CUfunction func, int blockSize, size_t dyn, unsigned flags)
 {
     DRV_ENTER();
@@ -1686,7 +1668,7 @@ static CUresult occ_blocks(int *numBlocks, CUfunction func, int blockSize, size_
     CUresult r = func_enter(func, &f, &kf);
     if (r != CUDA_SUCCESS)
         return r;
-    *numBlocks = occupancy_of(npu_kfunc_info(kf), blockSize, dyn);
+    *numBlocks = npu_kfunc_max_active_blocks(kf, blockSize, dyn);
     func_leave();
     return CUDA_SUCCESS;
 }
@@ -1729,7 +1711,7 @@ static CUresult potential(int *minGridSize, int *blockSize, CUfunction func,
     for (int b = (maxb + 31) / 32 * 32; b > 0; b -= 32) {
         int bs = b > maxb ? maxb : b;
         size_t d = b2d ? b2d(bs) : dyn;
-        int n = occupancy_of(in, bs, d);
+        int n = npu_kfunc_max_active_blocks(kf, bs, d);
         if (n * bs > best_occ) {
             best_occ = n * bs;
             best_b = bs;

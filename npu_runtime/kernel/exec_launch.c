@@ -152,6 +152,8 @@ int npu_kfunc_max_active_blocks(npu_kfunc_t *f, int block_size, size_t dyn_share
         return 0;
     if (info->maxntid[0] && (uint64_t)block_size > dim_product(info->maxntid))
         return 0;
+    if (info->reqntid[0] && (uint64_t)block_size > dim_product(info->reqntid))
+        return 0;
     uint64_t smem = (uint64_t)info->static_shared + dyn_shared;
     if (smem > EXEC_SHARED_OPTIN)
         return 0;
