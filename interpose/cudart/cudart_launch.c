@@ -172,27 +172,6 @@ static cudaError_t resolve_func(const void *func, npu_kfunc_t **f)
     return shim_return(cudart_kernel_resolve(k, shim_device(), f));
 }
 
-static int max_threads_of(const npu_kfunc_info_t *in)
-{
-    uint32_t n = 1024;
-    if (in->reqntid[0])
-        n = in->reqntid[0] * (in->reqntid[1] ? in->reqntid[1] : 1) * (in->reqntid[2] ? in->reqntid[2] : 1);
-    else if (in->maxntid[0])
-        n = in->maxntid[0] * (in->maxntid[1] ? in->maxntid[1] : 1) * (in->maxntid[2] ? in->maxntid[2] : 1);
-    return (int)(n > 1024 ? 1024 : n);
-}
-
-#define SHARED_OPTIN_MAX (227 * 1024)
-#define SHARED_DEFAULT_MAX (48 * 1024)
-
-static int max_dynamic_of(const npu_kfunc_info_t *in)
-{
-    if (in->max_dynamic_shared > 0)
-        return in->max_dynamic_shared;
-    int d = SHARED_DEFAULT_MAX - (int)in->static_shared;
-    return d < 0 ? 0 : d;
-}
-
 NPU_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
 {
     NPU_API_SCOPE(__func__);
@@ -207,12 +186,12 @@ NPU_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, co
     attr->sharedSizeBytes = in->static_shared;
     attr->constSizeBytes = 0;
     attr->localSizeBytes = in->local_size;
-    attr->maxThreadsPerBlock = max_threads_of(in);
+    attr->maxThreadsPerBlock = npu_kfunc_max_threads(in);
     attr->numRegs = in->maxnreg ? (int)in->maxnreg : 32;
     attr->ptxVersion = (int)in->ptx_version;
     attr->binaryVersion = (int)in->target_sm;
     attr->cacheModeCA = 0;
-    attr->maxDynamicSharedSizeBytes = max_dynamic_of(in);
+    attr->maxDynamicSharedSizeBytes = npu_kfunc_max_dynamic_shared(in);
     attr->preferredShmemCarveout = in->preferred_carveout;
     return cudaSuccess;
 }
@@ -227,10 +206,7 @@ NPU_EXPORT cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttri
     npu_kfunc_info_t *in = npu_kfunc_info(f);
     switch (attr) {
     case cudaFuncAttributeMaxDynamicSharedMemorySize:
-        if (value < 0 || (size_t)value + in->static_shared > SHARED_OPTIN_MAX)
-            return shim_fail(cudaErrorInvalidValue);
-        in->max_dynamic_shared = value;
-        return cudaSuccess;
+        return shim_return(npu_kfunc_set_max_dynamic_shared(in, value));
     case cudaFuncAttributePreferredSharedMemoryCarveout:
         if (value < -1 || value > 100)
             return shim_fail(cudaErrorInvalidValue);
@@ -342,14 +318,14 @@ NPU_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamic
     if (e != cudaSuccess)
         return e;
     const npu_kfunc_info_t *in = npu_kfunc_info(f);
-    if (blockSize > max_threads_of(in) || (long)numBlocks * ((blockSize + 31) / 32) > 64) {
+    if (blockSize > npu_kfunc_max_threads(in) || (long)numBlocks * ((blockSize + 31) / 32) > 64) {
         *dynamicSmemSize = 0;
         return cudaSuccess;
     }
     size_t per_block = (228 * 1024) / (size_t)numBlocks;
     per_block = per_block > 1024 ? per_block - 1024 : 0;
-    if (per_block > SHARED_OPTIN_MAX)
-        per_block = SHARED_OPTIN_MAX;
+    if (per_block > NPU_SHARED_OPTIN_MAX)
+        per_block = NPU_SHARED_OPTIN_MAX;
     *dynamicSmemSize = per_block > in->static_shared ? per_block - in->static_shared : 0;
     return cudaSuccess;
 }

@@ -986,32 +986,10 @@ npu_status_t drv_func_resolve(CUfunction h, npu_kfunc_t **out)
     return NPU_OK;
 }
 
-#define SHARED_OPTIN_MAX (227 * 1024)
-#define SHARED_DEFAULT_MAX (48 * 1024)
-
-/* Same rules as the runtime's cudaFuncGetAttributes (cudart_launch.c). */
-static int max_threads_of(const npu_kfunc_info_t *in)
-{
-    uint32_t n = 1024;
-    if (in->reqntid[0])
-        n = in->reqntid[0] * (in->reqntid[1] ? in->reqntid[1] : 1) * (in->reqntid[2] ? in->reqntid[2] : 1);
-    else if (in->maxntid[0])
-        n = in->maxntid[0] * (in->maxntid[1] ? in->maxntid[1] : 1) * (in->maxntid[2] ? in->maxntid[2] : 1);
-    return (int)(n > 1024 ? 1024 : n);
-}
-
-static int max_dynamic_of(const npu_kfunc_info_t *in)
-{
-    if (in->max_dynamic_shared > 0)
-        return in->max_dynamic_shared;
-    int d = SHARED_DEFAULT_MAX - (int)in->static_shared;
-    return d < 0 ? 0 : d;
-}
-
 static CUresult func_attr(int *pi, CUfunction_attribute a, const npu_kfunc_info_t *in)
 {
     switch (a) {
-    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = max_threads_of(in); break;
+    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = npu_kfunc_max_threads(in); break;
     case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *pi = (int)in->static_shared; break;
     case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *pi = 0; break;
     case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = (int)in->local_size; break;
@@ -1019,7 +997,7 @@ static CUresult func_attr(int *pi, CUfunction_attribute a, const npu_kfunc_info_
     case CU_FUNC_ATTRIBUTE_PTX_VERSION: *pi = (int)in->ptx_version; break;
     case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *pi = (int)in->target_sm; break;
     case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *pi = 0; break;
-    case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *pi = max_dynamic_of(in); break;
+    case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *pi = npu_kfunc_max_dynamic_shared(in); break;
     case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *pi = in->preferred_carveout; break;
     case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET:
     case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
@@ -1039,10 +1017,8 @@ static CUresult func_set_attr(CUfunction_attribute a, int value, npu_kfunc_info_
 {
     switch (a) {
     case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
-        if (value < 0 || (size_t)value + in->static_shared > SHARED_OPTIN_MAX)
-            return CUDA_ERROR_INVALID_VALUE;
-        in->max_dynamic_shared = value;
-        return CUDA_SUCCESS;
+        return npu_kfunc_set_max_dynamic_shared(in, value) == NPU_OK ? CUDA_SUCCESS
+                                                                   : CUDA_ERROR_INVALID_VALUE;
     case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
         if (value < -1 || value > 100)
             return CUDA_ERROR_INVALID_VALUE;
@@ -1704,7 +1680,7 @@ static CUresult potential(int *minGridSize, int *blockSize, CUfunction func,
     if (r != CUDA_SUCCESS)
         return r;
     const npu_kfunc_info_t *in = npu_kfunc_info(kf);
-    int maxb = max_threads_of(in);
+    int maxb = npu_kfunc_max_threads(in);
     if (limit > 0 && limit < maxb)
         maxb = limit;
     int best_b = 0, best_occ = -1, best_n = 0;
@@ -1759,13 +1735,13 @@ NPU_EXPORT CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemS
     if (r != CUDA_SUCCESS)
         return r;
     const npu_kfunc_info_t *in = npu_kfunc_info(kf);
-    if (blockSize > max_threads_of(in) || (long)numBlocks * ((blockSize + 31) / 32) > 64) {
+    if (blockSize > npu_kfunc_max_threads(in) || (long)numBlocks * ((blockSize + 31) / 32) > 64) {
         *dynamicSmemSize = 0;
     } else {
         size_t per_block = (228 * 1024) / (size_t)numBlocks;
         per_block = per_block > 1024 ? per_block - 1024 : 0;
-        if (per_block > SHARED_OPTIN_MAX)
-            per_block = SHARED_OPTIN_MAX;
+        if (per_block > NPU_SHARED_OPTIN_MAX)
+            per_block = NPU_SHARED_OPTIN_MAX;
         *dynamicSmemSize = per_block > in->static_shared ? per_block - in->static_shared : 0;
     }
     func_leave();

@@ -140,6 +140,30 @@ npu_status_t npu_kfunc_launch_packed(npu_kfunc_t *f, const uint32_t grid[3],
     return launch_submit(s, li);
 }
 
+/* ------------------------------------------------------------ function limits ---- */
+int npu_kfunc_max_threads(const npu_kfunc_info_t *in)
+{
+    uint64_t n = in->reqntid[0] ? dim_product(in->reqntid)
+               : in->maxntid[0] ? dim_product(in->maxntid) : EXEC_MAX_THREADS;
+    return (int)(n > EXEC_MAX_THREADS ? EXEC_MAX_THREADS : n);
+}
+
+int npu_kfunc_max_dynamic_shared(const npu_kfunc_info_t *in)
+{
+    if (in->max_dynamic_shared > 0)
+        return in->max_dynamic_shared;
+    int d = 48 * 1024 - (int)in->static_shared;
+    return d < 0 ? 0 : d;
+}
+
+npu_status_t npu_kfunc_set_max_dynamic_shared(npu_kfunc_info_t *in, int bytes)
+{
+    if (bytes < 0 || (size_t)bytes + in->static_shared > NPU_SHARED_OPTIN_MAX)
+        return NPU_EINVAL;
+    in->max_dynamic_shared = bytes;
+    return NPU_OK;
+}
+
 /* --------------------------------------------------------------- occupancy ---- */
 /* One block worker plays the part of one SM of a compute-capability-9.0 device: 2048
  * threads, 32 blocks, 228 KiB of shared memory with 1 KiB reserved per block. */

@@ -127,6 +127,15 @@ npu_status_t npu_override_call(npu_override_t *o, const npu_kfunc_info_t *info,
                                const uint32_t grid[3], const uint32_t block[3],
                                size_t dyn_shared, const uint8_t *params);
 
+/* Launch limits one function's attributes imply (the API layers report and set these):
+ * threads per block per .reqntid / .maxntid (at most 1024); dynamic shared memory allowed
+ * without or after cudaFuncAttributeMaxDynamicSharedMemorySize (static + dynamic <= the
+ * 227 KiB opt-in limit: NPU_EINVAL beyond it). */
+#define NPU_SHARED_OPTIN_MAX (227 * 1024)
+int npu_kfunc_max_threads(const npu_kfunc_info_t *in);
+int npu_kfunc_max_dynamic_shared(const npu_kfunc_info_t *in);
+npu_status_t npu_kfunc_set_max_dynamic_shared(npu_kfunc_info_t *in, int bytes);
+
 /* Occupancy: max active blocks per "SM" for a block size and dynamic shared size. */
 int npu_kfunc_max_active_blocks(npu_kfunc_t *f, int block_size, size_t dyn_shared);
 
