@@ -317,15 +317,6 @@ NPU_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamic
     cudaError_t e = resolve_func(func, &f);
     if (e != cudaSuccess)
         return e;
-    const npu_kfunc_info_t *in = npu_kfunc_info(f);
-    if (blockSize > npu_kfunc_max_threads(in) || (long)numBlocks * ((blockSize + 31) / 32) > 64) {
-        *dynamicSmemSize = 0;
-        return cudaSuccess;
-    }
-    size_t per_block = (228 * 1024) / (size_t)numBlocks;
-    per_block = per_block > 1024 ? per_block - 1024 : 0;
-    if (per_block > NPU_SHARED_OPTIN_MAX)
-        per_block = NPU_SHARED_OPTIN_MAX;
-    *dynamicSmemSize = per_block > in->static_shared ? per_block - in->static_shared : 0;
+    *dynamicSmemSize = npu_kfunc_available_dynamic_shared(f, numBlocks, blockSize);
     return cudaSuccess;
 }

@@ -1734,16 +1734,7 @@ NPU_EXPORT CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemS
     CUresult r = func_enter(func, &f, &kf);
     if (r != CUDA_SUCCESS)
         return r;
-    const npu_kfunc_info_t *in = npu_kfunc_info(kf);
-    if (blockSize > npu_kfunc_max_threads(in) || (long)numBlocks * ((blockSize + 31) / 32) > 64) {
-        *dynamicSmemSize = 0;
-    } else {
-        size_t per_block = (228 * 1024) / (size_t)numBlocks;
-        per_block = per_block > 1024 ? per_block - 1024 : 0;
-        if (per_block > NPU_SHARED_OPTIN_MAX)
-            per_block = NPU_SHARED_OPTIN_MAX;
-        *dynamicSmemSize = per_block > in->static_shared ? per_block - in->static_shared : 0;
-    }
+    *dynamicSmemSize = npu_kfunc_available_dynamic_shared(kf, numBlocks, blockSize);
     func_leave();
     return CUDA_SUCCESS;
 }

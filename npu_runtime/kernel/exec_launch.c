@@ -192,3 +192,16 @@ int npu_kfunc_max_active_blocks(npu_kfunc_t *f, int block_size, size_t dyn_share
     }
     return n;
 }
+
+size_t npu_kfunc_available_dynamic_shared(npu_kfunc_t *f, int num_blocks, int block_size)
+{
+    npu_kfunc_info_t *in = f ? npu_kfunc_info(f) : NULL;
+    if (!in || num_blocks <= 0 || block_size <= 0 || block_size > npu_kfunc_max_threads(in) ||
+        (uint64_t)num_blocks * (uint64_t)((block_size + 31) / 32) > EXEC_THREADS_PER_SM / 32)
+        return 0;
+    size_t per_block = EXEC_SHARED_PER_SM / (size_t)num_blocks;
+    per_block = per_block > 1024 ? per_block - 1024 : 0;   /* 1 KiB reserved per block */
+    if (per_block > NPU_SHARED_OPTIN_MAX)
+        per_block = NPU_SHARED_OPTIN_MAX;
+    return per_block > in->static_shared ? per_block - in->static_shared : 0;
+}

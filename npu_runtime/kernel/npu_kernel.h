@@ -138,6 +138,9 @@ npu_status_t npu_kfunc_set_max_dynamic_shared(npu_kfunc_info_t *in, int bytes);
 
 /* Occupancy: max active blocks per "SM" for a block size and dynamic shared size. */
 int npu_kfunc_max_active_blocks(npu_kfunc_t *f, int block_size, size_t dyn_shared);
+/* Dynamic shared memory each block may use when num_blocks blocks of block_size threads share
+ * one "SM" (cudaOccupancyAvailableDynamicSMemPerBlock); 0 when they cannot fit. */
+size_t npu_kfunc_available_dynamic_shared(npu_kfunc_t *f, int num_blocks, int block_size);
 
 #ifdef __cplusplus
 }
