@@ -163,6 +163,14 @@ typedef struct emit {
     int nbar; int *bar_insn;                 /* insn index of each barrier (1-based ids) */
     char ***bar_live; int *bar_nlive;        /* registers live across each barrier */
     int memcheck;                            /* TRANSFER_TO_NPU_MEMCHECK: checked accesses */
+    /* lane groups (see "Lane groups" in the header): the entry's vector copy */
+    int lanes;                               /* the entry gets a lane-group copy */
+    int lane;                                /* emitting that copy: registers are w_X[__l] */
+    int lane_bad;                            /* the instruction just emitted cannot run as lanes */
+    int lane_fuse;                           /* ... is a plain per-lane statement (fusable) */
+    char *divpt;                             /* per entry insn: the scalar copy needs entry label __D<i> */
+    struct lreg *lr; int nlr, caplr;         /* lane classes of the entry's registers (lane_classify) */
+    int *lrh; int lrhcap;                    /* name -> index hash (open addressing) */
 } emit_t;
 
 
@@ -190,6 +198,10 @@ static void fail(emit_t *E, npu_status_t st, const ptx_insn_t *in, const char *f
     __attribute__((format(printf, 4, 5)));
 static void fail(emit_t *E, npu_status_t st, const ptx_insn_t *in, const char *fmt, ...)
 {
+    if (E->lane && st != NPU_EHOSTMEM) {   /* the lane copy: that instruction runs per thread (the */
+        E->lane_bad = 1;                    /* per-thread copy reports it, if it is an error there) */
+        return;
+    }
     if (E->st != NPU_OK)
         return;
     E->st = st;
@@ -301,8 +313,10 @@ static const char *special_expr(emit_t *E, const char *n, ty_t *ty)
     if (dot && dot[1] && !dot[2] && strchr(xyz, dot[1])) {
         int i = (int)(strchr(xyz, dot[1]) - xyz);
         size_t bl = (size_t)(dot - n);
-        if (bl == 4 && !strncmp(n, "%tid", 4))
+        if (bl == 4 && !strncmp(n, "%tid", 4)) {
+            if (E->lane && i == 0) return "(__xg + __l)";
             return blk ? S(E, "__%c", dot[1]) : S(E, "t->tid[%d]", i);
+        }
         /* block mode: copies taken before the thread loop (stores through kernel pointers
          * may alias *b as far as gcc knows, so b->... would be reloaded per thread) */
         if (bl == 5 && !strncmp(n, "%ntid", 5)) return blk ? S(E, "__ntid%d", i) : S(E, "b->ntid[%d]", i);
@@ -316,7 +330,7 @@ static const char *special_expr(emit_t *E, const char *n, ty_t *ty)
         if (!strncmp(n, "%nclusterid", bl)) return S(E, "b->nctaid[%d]", i);
         return NULL;
     }
-    const char *lin = blk ? "__lin" : "t->linear";
+    const char *lin = E->lane ? "(__ling + __l)" : blk ? "__lin" : "t->linear";
     if (!strcmp(n, "%laneid")) return S(E, "(%s & 31u)", lin);
     if (!strcmp(n, "%warpid")) return S(E, "(%s >> 5)", lin);
     if (!strcmp(n, "%nwarpid")) return "((b->nthreads + 31u) >> 5)";
@@ -402,7 +416,7 @@ static sym_t lookup(emit_t *E, const char *name)
         if (v->space == SP_REG) {
             if (reg_match(v, name)) {
                 s.kind = SY_REG; s.v = v; s.ty = reg_ty(v);
-                s.cname = mangle(E, "r_", name);
+                s.cname = E->lane ? S(E, "%s[__l]", mangle(E, "w_", name)) : mangle(E, "r_", name);
                 return s;
             }
         } else if (!strcmp(v->name, name)) {
@@ -424,6 +438,7 @@ static sym_t lookup(emit_t *E, const char *name)
                 s.v = &arr[i];
                 if (arr[i].space == SP_REG) {
                     s.kind = SY_REG; s.ty = reg_ty(&arr[i]);
+                    if (E->lane) E->lane_bad = 1;   /* .func register parameters: entries have none */
                     s.cname = mangle(E, "r_", name);
                 } else if (f->is_entry) {
                     s.kind = SY_KPARAM; s.idx = i;
@@ -1411,58 +1426,69 @@ enum { PK_BAR = 1, PK_SHFL = 2, PK_VOTE = 3, PK_ACTIVEMASK = 4, PK_WARPSYNC = 5,
 static int phase_kind(const ptx_insn_t *in, int *mode);
 
 /* Phase mode: a stop point. Inputs go to the thread's slots, live registers to its state;
- * the resolver between phases computes warp results into __cr/__cp; resuming writes them. */
+ * the resolver between phases computes warp results into __cr/__cp; resuming writes them.
+ * Lane-group copy (E->lane): the same for the group's 16 threads, in loops over __l. */
 static void emit_phase_stop(emit_t *E, const ptx_insn_t *in)
 {
     ty_t u32 = TY('u', 4), pr = TY('p', 1);
-    int id = 0, mode = 0;
+    int id = 0, mode = 0, ln = E->lane;
     for (int k = 0; k < E->nbar; k++)
         if (&E->f->insns[E->bar_insn[k]] == in) id = k + 1;
     int kind = phase_kind(in, &mode);
     if (!id || !kind) { fail(E, NPU_EINTERNAL, in, "stop point not indexed"); return; }
+    const char *ix = ln ? "(__ling + __l)" : "__lin";
+    if (ln) OUT("for (__l = 0; __l < NPU_LANES; __l++) { ");
     switch (kind) {
     case PK_SHFL:
-        OUT("__ca[__lin] = %s; __cb[__lin] = %s; __cc2[__lin] = %s; __cm[__lin] = %s; ", A(1, u32), A(2, u32), A(3, u32), A(4, u32));
+        OUT("__ca[%s] = %s; __cb[%s] = %s; __cc2[%s] = %s; __cm[%s] = %s; ", ix, A(1, u32), ix, A(2, u32), ix, A(3, u32), ix, A(4, u32));
         break;
-    case PK_VOTE: OUT("__ca[__lin] = (uint32_t)%s; __cm[__lin] = %s; ", A(1, pr), A(2, u32)); break;
-    case PK_REDUX: OUT("__ca[__lin] = %s; __cm[__lin] = %s; ", A(1, u32), A(2, u32)); break;
-    case PK_WARPSYNC: OUT("__cm[__lin] = %s; ", A(0, u32)); break;
+    case PK_VOTE: OUT("__ca[%s] = (uint32_t)%s; __cm[%s] = %s; ", ix, A(1, pr), ix, A(2, u32)); break;
+    case PK_REDUX: OUT("__ca[%s] = %s; __cm[%s] = %s; ", ix, A(1, u32), ix, A(2, u32)); break;
+    case PK_WARPSYNC: OUT("__cm[%s] = %s; ", ix, A(0, u32)); break;
     case PK_WMMA:
         for (int k = 1; k <= 3; k++) {
             const ptx_opnd_t *v = &in->ops[k];
             ty_t et = (k == 3 && !(mode & 1)) ? TY('f', 4) : TY('u', 4);
             for (int i = 0; i < v->nelem && i < 8; i++)
-                OUT("__cw[__lin * 24u + %d] = %s; ", 8 * (k - 1) + i, tobits(E, et, rd(E, in, &v->elem[i], et)));
+                OUT("__cw[%s * 24u + %d] = %s; ", ix, 8 * (k - 1) + i, tobits(E, et, rd(E, in, &v->elem[i], et)));
         }
         break;
     default: break;
     }
+    if (ln) OUT("__resume[%s] = %d; } ", ix, id);
     for (int k = 0; k < E->bar_nlive[id - 1]; k++) {
         const char *r = mangle(E, "r_", E->bar_live[id - 1][k]);
-        OUT("__L[__lin].%s = %s; ", r, r);
+        const char *S_ = mangle(E, "S_", E->bar_live[id - 1][k]);
+        const char *w = mangle(E, "w_", E->bar_live[id - 1][k]);
+        if (ln) OUT("memcpy(%s + __ling, %s, sizeof %s); ", S_, w, w);
+        else OUT("%s[%s] = %s; ", S_, ix, r);
     }
-    OUT("__resume[__lin] = %d; __alive = 1; goto __next; __B%d: ;", id, id);
+    if (ln) OUT("__alive = 1; goto __gnext; __VB%d: ;", id);
+    else OUT("__resume[%s] = %d; __alive = 1; goto __next; __B%d: ;", ix, id, id);
     const ptx_opnd_t *d = &in->ops[0];
+    const char *cr = S(E, "__cr[%s]", ix);
+    if (ln) OUT(" for (__l = 0; __l < NPU_LANES; __l++) { ");
     switch (kind) {
     case PK_SHFL:
         if (d->kind == OP_REG && d->name2) {
-            if (d->name) wr_name(E, in, d->name, u32, "__cr[__lin]");
-            wr_name(E, in, d->name2, pr, "(__cp[__lin] != 0)");
-        } else wr(E, in, d, u32, "__cr[__lin]");
+            if (d->name) wr_name(E, in, d->name, u32, cr);
+            wr_name(E, in, d->name2, pr, S(E, "(__cp[%s] != 0)", ix));
+        } else wr(E, in, d, u32, cr);
         break;
     case PK_VOTE:
-        if (mode == 3) wr(E, in, d, u32, "__cr[__lin]");
-        else wr(E, in, d, pr, "(__cr[__lin] != 0)");
+        if (mode == 3) wr(E, in, d, u32, cr);
+        else wr(E, in, d, pr, S(E, "(%s != 0)", cr));
         break;
-    case PK_ACTIVEMASK: case PK_REDUX: wr(E, in, d, u32, "__cr[__lin]"); break;
+    case PK_ACTIVEMASK: case PK_REDUX: wr(E, in, d, u32, cr); break;
     case PK_WMMA:
         for (int i = 0; i < d->nelem && i < 8; i++) {
-            if (mode & 2) wr(E, in, &d->elem[i], u32, S(E, "__cwr[__lin * 8u + %d]", i));
-            else wr(E, in, &d->elem[i], TY('f', 4), S(E, "__u2f(__cwr[__lin * 8u + %d])", i));
+            if (mode & 2) wr(E, in, &d->elem[i], u32, S(E, "__cwr[%s * 8u + %d]", ix, i));
+            else wr(E, in, &d->elem[i], TY('f', 4), S(E, "__u2f(__cwr[%s * 8u + %d])", ix, i));
         }
         break;
     default: break;
     }
+    if (ln) OUT(" }");
 }
 
 /* wmma.load / wmma.store (per lane, m16n16k16 only) */
@@ -1756,6 +1782,494 @@ static void emit_insn(emit_t *E, const ptx_insn_t *in)
     } else {
         fail(E, NPU_EPTXUNSUP, in, "instruction %s", in->opcode);
     }
+}
+
+/* ------------------------------------------------------------ lane groups ---- */
+static int reg_declared_before(const ptx_func_t *f, int i, const char *nm);
+static int is_no_dest(const char *op);
+static void lane_regs(emit_t *E, ptx_func_t *f, void (*fn)(emit_t *, ty_t, const char *));
+static int lane_op_ok(const ptx_insn_t *in);
+/* Identifiers a lane-group statement must not use: per-thread scalar state (t, the local
+ * frame, the carry flag, .func parameter arrays, calls). A statement that uses one is not
+ * emitted as lanes; the group continues per thread from that instruction. */
+static int lane_tokens_ok(const char *s)
+{
+    for (const char *c = s; *c; ) {
+        if (isalpha((unsigned char)*c) || *c == '_') {
+            const char *b = c;
+            while (isalnum((unsigned char)*c) || *c == '_') c++;
+            size_t n = (size_t)(c - b);
+            if ((n == 1 && *b == 't') || (n == 2 && !strncmp(b, "rt", 2)) || (n == 4 && !strncmp(b, "__lf", 4)) ||
+                (n == 4 && !strncmp(b, "__cc", 4)) || (n == 8 && !strncmp(b, "__lfbase", 8)) ||
+                (n == 4 && !strncmp(b, "__tc", 4)) || (n >= 3 && !strncmp(b, "pa_", 3)) || (n >= 3 && !strncmp(b, "fn_", 3)))
+                return 0;
+        } else if (*c == '"' || *c == '\'') {
+            return 0;                       /* no literals expected in lane statements */
+        } else c++;
+    }
+    return 1;
+}
+
+/* the predicate guard of in as a lane expression ("1" without one) */
+static const char *lane_pred(emit_t *E, const ptx_insn_t *in)
+{
+    if (!in->pred) return "1";
+    sym_t s = lookup(E, in->pred);
+    return S(E, "(%s%s)", in->pred_neg ? "!" : "", s.kind == SY_REG ? conv(E, s.cname, s.ty, TY('p', 1)) : "0");
+}
+
+static int lane_op_ok(const ptx_insn_t *in)
+{
+    static const char *ok[] = {"add", "sub", "mul", "mul24", "mad", "mad24", "fma", "div", "rem", "min", "max",
+        "abs", "neg", "sqrt", "rsqrt", "rcp", "sin", "cos", "ex2", "lg2", "tanh", "and", "or", "xor", "not", "cnot",
+        "shl", "shr", "shf", "bfe", "bfi", "fns", "lop3", "prmt", "popc", "clz", "brev", "bfind", "dp4a", "dp2a",
+        "sad", "testp", "copysign", "setp", "set", "selp", "slct", "cvt", "mov", "cvta", "atom", "red", NULL};
+    for (int i = 0; ok[i]; i++)
+        if (!strcmp(in->mods[0], ok[i])) return 1;
+    return 0;
+}
+
+/* Lane classes: what a register holds across the 16 lanes of a group while the group runs as
+ * lanes (control flow is uniform there; a divergent branch leaves the lane copy).
+ *   LC_AFF with stride c: lane l holds v0 + c*l (mod 2^width); c == 0 is "uniform".
+ *   LC_UNK: anything else.
+ * Flow-insensitive: a register's class is the join over all its definitions (nvcc's PTX is
+ * nearly SSA), iterated to a fixpoint. A definition guarded by a non-uniform predicate is
+ * LC_UNK. Widening an affine 32-bit value to 64 bits is exact only without wrap-around
+ * between lane 0 and lane 15: the lane copy checks that at run time and leaves the lane copy
+ * when it fails. Uses: a uniform branch tests lane 0 only; a load from a uniform address is
+ * one scalar load; an access whose address has stride == access size is one vector access
+ * after a scalar check that lane 15's address is lane 0's + 15 * size. */
+enum { LC_BOT = 0, LC_AFF = 1, LC_UNK = 2 };
+typedef struct lcls { int k; long long c; } lcls_t;
+typedef struct lreg { const char *name; lcls_t cl; } lreg_t;
+
+static unsigned lr_hash(const char *n) { unsigned h = 2166136261u; for (; *n; n++) h = (h ^ (unsigned char)*n) * 16777619u; return h; }
+static int lr_find(emit_t *E, const char *n)
+{
+    if (!E->lrh || !n) return -1;
+    for (unsigned i = lr_hash(n) & (unsigned)(E->lrhcap - 1);; i = (i + 1) & (unsigned)(E->lrhcap - 1)) {
+        int x = E->lrh[i];
+        if (x < 0) return -1;
+        if (!strcmp(E->lr[x].name, n)) return x;
+    }
+}
+static void lr_add(emit_t *E, ty_t t, const char *n)
+{
+    (void)t;
+    if (E->nlr == E->caplr) {
+        int nc = E->caplr ? E->caplr * 2 : 64;
+        lreg_t *a = realloc(E->lr, (size_t)nc * sizeof *a);
+        if (!a) { E->st = NPU_EHOSTMEM; return; }
+        E->lr = a;
+        E->caplr = nc;
+    }
+    char *c = strdup(n);
+    if (!c) { E->st = NPU_EHOSTMEM; return; }
+    E->lr[E->nlr].name = c;
+    E->lr[E->nlr].cl.k = LC_BOT;
+    E->lr[E->nlr].cl.c = 0;
+    E->nlr++;
+}
+static void lr_free(emit_t *E)
+{
+    for (int i = 0; i < E->nlr; i++) free((char *)E->lr[i].name);
+    free(E->lr);
+    free(E->lrh);
+    E->lr = NULL; E->lrh = NULL; E->nlr = E->caplr = 0;
+}
+
+static lcls_t LC(int k, long long c) { lcls_t r = {k, c}; return r; }
+static lcls_t lc_join(lcls_t a, lcls_t b)
+{
+    if (a.k == LC_BOT) return b;
+    if (b.k == LC_BOT) return a;
+    if (a.k == LC_AFF && b.k == LC_AFF && a.c == b.c) return a;
+    return LC(LC_UNK, 0);
+}
+static int lc_uni(lcls_t a) { return a.k != LC_UNK && a.c == 0; }   /* BOT counts as uniform (not yet defined) */
+
+static lcls_t lc_opnd(emit_t *E, const ptx_opnd_t *o)
+{
+    switch (o->kind) {
+    case OP_IMM: case OP_FIMM: case OP_DIMM: case OP_DEC: return LC(LC_AFF, 0);
+    case OP_REG: case OP_SYM: {
+        if (o->name2) return LC(LC_UNK, 0);
+        int i = lr_find(E, o->name);
+        if (i >= 0) return E->lr[i].cl;
+        if (o->name[0] != '%') return LC(LC_AFF, 0);                /* a symbol's address */
+        if (!strcmp(o->name, "%tid.x") || !strcmp(o->name, "%laneid")) return LC(LC_AFF, 1);
+        if (!strncmp(o->name, "%tid.", 5) || !strncmp(o->name, "%ntid", 5) || !strncmp(o->name, "%ctaid", 6) ||
+            !strncmp(o->name, "%nctaid", 7) || !strcmp(o->name, "%warpid") || !strcmp(o->name, "%nwarpid") ||
+            !strcmp(o->name, "%smid") || !strcmp(o->name, "%nsmid") || !strcmp(o->name, "%dynamic_smem_size") ||
+            !strcmp(o->name, "%total_smem_size"))
+            return LC(LC_AFF, 0);                                   /* (warpid: groups never straddle warps) */
+        return LC(LC_UNK, 0);
+    }
+    default: return LC(LC_UNK, 0);
+    }
+}
+/* the base register of an address operand (a symbol or immediate base: uniform) */
+static lcls_t lc_addr(emit_t *E, const ptx_opnd_t *o)
+{
+    if (o->kind == OP_ADDR) {
+        if (o->base_is_imm || !o->name) return LC(LC_AFF, 0);
+        ptx_opnd_t t = *o;
+        t.kind = OP_REG;
+        t.name2 = NULL;
+        return lc_opnd(E, &t);
+    }
+    return lc_opnd(E, o);
+}
+static int imm_val(const ptx_opnd_t *o, long long *v)
+{
+    if (o->kind != OP_IMM) return 0;
+    *v = (long long)o->imm;
+    return 1;
+}
+static lcls_t lc_small(long long c) { return (c > -(1ll << 24) && c < (1ll << 24)) ? LC(LC_AFF, c) : LC(LC_UNK, 0); }
+
+/* class of the value an instruction writes to its (first) destination */
+static lcls_t lc_eval(emit_t *E, const ptx_insn_t *in)
+{
+    const char *op = in->mods[0];
+    lcls_t U = LC(LC_AFF, 0), X = LC(LC_UNK, 0);
+    if (in->pred) {
+        ptx_opnd_t p = {0};
+        p.kind = OP_REG;
+        p.name = in->pred;
+        if (!lc_uni(lc_opnd(E, &p))) return X;
+    }
+    if (!lane_op_ok(in) && strcmp(op, "ld") && strcmp(op, "ldu")) return X;
+    if (!strcmp(op, "atom") || has(in, "cc") || !strcmp(op, "addc") || !strcmp(op, "subc") || !strcmp(op, "madc")) return X;
+    int n = in->nops;
+    lcls_t c[PTX_MAXOPS];
+    int allu = 1;
+    for (int i = 1; i < n; i++) { c[i] = lc_opnd(E, &in->ops[i]); allu &= lc_uni(c[i]); }
+    if (!strcmp(op, "ld") || !strcmp(op, "ldu"))
+        return n >= 2 && lc_uni(lc_addr(E, &in->ops[1])) && !mem_order(in) ? U : X;
+    if (allu) return U;
+    ty_t t = ity(in, 0);
+    int intop = is_int(t) || (t.c == 0 && strcmp(op, "mov") == 0);
+    long long k;
+    if (!strcmp(op, "mov") && n == 2 && in->ops[1].kind != OP_VEC && in->ops[0].kind != OP_VEC) return c[1];
+    if (!intop) return X;
+    if ((!strcmp(op, "add") || !strcmp(op, "sub")) && n == 3 && !has(in, "sat")) {
+        if (c[1].k != LC_AFF || c[2].k != LC_AFF) return X;
+        return lc_small(op[0] == 'a' ? c[1].c + c[2].c : c[1].c - c[2].c);
+    }
+    if ((!strcmp(op, "mul") || !strcmp(op, "mad")) && !has(in, "hi") && n >= 3) {
+        long long s;
+        if (c[1].k != LC_AFF || c[2].k != LC_AFF) return X;
+        if (lc_uni(c[1]) && lc_uni(c[2])) s = 0;
+        else if (lc_uni(c[2]) && imm_val(&in->ops[2], &k)) s = c[1].c * k;
+        else if (lc_uni(c[1]) && imm_val(&in->ops[1], &k)) s = c[2].c * k;
+        else return X;
+        if (!strcmp(op, "mad")) {
+            if (n < 4) return X;
+            lcls_t a = lc_opnd(E, &in->ops[3]);
+            if (a.k != LC_AFF) return X;
+            s += a.c;
+        }
+        return lc_small(s);
+    }
+    if (!strcmp(op, "shl") && n == 3 && c[1].k == LC_AFF && imm_val(&in->ops[2], &k) && k >= 0 && k < 24)
+        return lc_small(c[1].c * (1ll << k));
+    if (!strcmp(op, "cvt") && n == 2 && c[1].k == LC_AFF && !has(in, "sat")) {
+        ty_t s2 = ity(in, 1);
+        if (is_int(s2) && is_int(t)) return c[1];   /* widening checked where emitted */
+        return X;
+    }
+    if (!strcmp(op, "cvta") && n == 2 && c[1].k == LC_AFF) return c[1];
+    return X;
+}
+
+static void lc_set(emit_t *E, const char *name, lcls_t v, int *changed)
+{
+    int i = lr_find(E, name);
+    if (i < 0) return;
+    lcls_t j = lc_join(E->lr[i].cl, v);
+    if (j.k != E->lr[i].cl.k || j.c != E->lr[i].cl.c) { E->lr[i].cl = j; *changed = 1; }
+}
+
+static void lane_classify(emit_t *E, ptx_func_t *f)
+{
+    lane_regs(E, f, lr_add);
+    if (E->st != NPU_OK) return;
+    int cap = 16;
+    while (cap < 2 * E->nlr + 2) cap *= 2;
+    E->lrh = malloc((size_t)cap * sizeof *E->lrh);
+    if (!E->lrh) { E->st = NPU_EHOSTMEM; return; }
+    E->lrhcap = cap;
+    for (int i = 0; i < cap; i++) E->lrh[i] = -1;
+    for (int x = 0; x < E->nlr; x++) {
+        unsigned i = lr_hash(E->lr[x].name) & (unsigned)(cap - 1);
+        while (E->lrh[i] >= 0) i = (i + 1) & (unsigned)(cap - 1);
+        E->lrh[i] = x;
+    }
+    for (int iter = 0, changed = 1; changed && iter < 64; iter++) {
+        changed = 0;
+        for (int i = 0; i < f->ninsns; i++) {
+            const ptx_insn_t *in = &f->insns[i];
+            if (in->is_label || in->nops < 1 || is_no_dest(in->mods[0])) continue;
+            lcls_t v = is_stop(in) ? LC(LC_UNK, 0) : lc_eval(E, in);
+            const ptx_opnd_t *d = &in->ops[0];
+            if (d->kind == OP_VEC) {
+                for (int e = 0; e < d->nelem; e++)
+                    if (d->elem[e].kind == OP_REG) lc_set(E, d->elem[e].name, !strcmp(in->mods[0], "ld") && lc_uni(v) ? v : LC(LC_UNK, 0), &changed);
+                continue;
+            }
+            if (d->kind != OP_REG) continue;
+            if (d->name2) { lc_set(E, d->name, LC(LC_UNK, 0), &changed); lc_set(E, d->name2, LC(LC_UNK, 0), &changed); continue; }
+            if (!strcmp(in->mods[0], "setp") && in->nops >= 3 && !lc_uni(v)) v = LC(LC_UNK, 0);
+            if ((!strcmp(in->mods[0], "setp") || !strcmp(in->mods[0], "set")) && !lc_uni(v)) v = LC(LC_UNK, 0);
+            lc_set(E, d->name, v, &changed);
+        }
+    }
+    if (ptx_dump_enabled("lower")) {
+        fprintf(stderr, "== ptx lanes: %s:", f->name);
+        for (int i = 0; i < E->nlr; i++)
+            if (E->lr[i].cl.k == LC_AFF) fprintf(stderr, " %s=%s%lld", E->lr[i].name, E->lr[i].cl.c ? "+" : "u", E->lr[i].cl.c);
+        fprintf(stderr, "\n");
+    }
+}
+
+
+/* ld/st of one element as lanes, by the class of the address's base register (lane_classify):
+ * uniform -> one scalar access (a store keeps lane 15's value, as threads in order would);
+ * stride == size -> one vector access when lane 15's address is lane 0's + 15 * size
+ * (a 32-bit shared offset may wrap); otherwise, or under a non-uniform guard, a per-lane loop.
+ * The text of addresses and values refers to __l: a block declaring "const uint32_t __l = k"
+ * evaluates them at lane k. */
+static void emit_lane_mem(emit_t *E, const ptx_insn_t *in, int st)
+{
+    ty_t t = ity(in, 0);
+    if (!t.c) { E->lane_bad = 1; return; }
+    if (t.c == 'p') t = TY('u', 1);
+    int sp = space_mod(in);
+    const ptx_opnd_t *ao = &in->ops[st ? 0 : 1], *vo = &in->ops[st ? 1 : 0];
+    const char *a = addr(E, in, ao, sp);
+    const char *pred = lane_pred(E, in);
+    lcls_t ac = lc_addr(E, ao);
+    int upred = 1;
+    if (in->pred) {
+        ptx_opnd_t po = {0};
+        po.kind = OP_REG;
+        po.name = in->pred;
+        upred = lc_uni(lc_opnd(E, &po));
+    }
+    int k = E->tmp++;
+    if (upred && lc_uni(ac)) {
+        if (st) {
+            OUT("{ const uint32_t __l = NPU_LANES - 1u; if (%s) { ", pred);
+            store(E, a, t, A(1, t), 0);
+            OUT(" } }");
+        } else {
+            /* one load into a scalar (a may_alias load inside the lane loop would not be hoisted) */
+            OUT("{ uint8_t *__pu%d; int __pg%d; { const uint32_t __l = 0; __pu%d = %s; __pg%d = %s; } "
+                "if (__pg%d) { %s __uv%d = %s; for (__l = 0; __l < NPU_LANES; __l++) { ", k, k, k, a, k, pred, k,
+                ct(t), k, load_expr(E, S(E, "__pu%d", k), t, 0));
+            wr(E, in, vo, t, S(E, "__uv%d", k));
+            OUT(" } } }");
+        }
+        return;
+    }
+    if (upred && ac.k == LC_AFF && ac.c == t.sz) {
+        OUT("{ uint8_t *__p0_%d, *__pz_%d; int __pg%d; { const uint32_t __l = 0; __p0_%d = %s; __pg%d = %s; } "
+            "{ const uint32_t __l = NPU_LANES - 1u; __pz_%d = %s; }\n", k, k, k, k, a, k, pred, k, a);
+        /* through a local array and memcpy: gcc vectorizes loops over locals without the
+         * run-time alias checks its -O2 cost model refuses */
+        OUT("    if (__pg%d && __pz_%d - __p0_%d == (intptr_t)((NPU_LANES - 1u) * %du)) { uint8_t __tv%d[NPU_LANES * %du] __attribute__((aligned(64))); ",
+            k, k, k, t.sz, k, t.sz);
+        if (!st) OUT("memcpy(__tv%d, __p0_%d, sizeof __tv%d); ", k, k, k);
+        OUT("for (__l = 0; __l < NPU_LANES; __l++) { ");
+        const char *pe = S(E, "(__tv%d + __l * %du)", k, t.sz);
+        if (st) store(E, pe, t, A(1, t), 0);
+        else wr(E, in, vo, t, load_expr(E, pe, t, 0));
+        OUT(" }");
+        if (st) OUT(" memcpy(__p0_%d, __tv%d, sizeof __tv%d);", k, k, k);
+        OUT(" }\n    else ");
+    } else OUT("{ ");
+    OUT("for (__l = 0; __l < NPU_LANES; __l++) if (%s) { *__curlin = __ling + __l; ", pred);
+    if (st) store(E, a, t, A(1, t), 0);
+    else wr(E, in, vo, t, load_expr(E, a, t, 0));
+    OUT(" }%s", ac.k == LC_AFF && upred && ac.c == t.sz ? " }" : " }");
+}
+
+/* lane copy of a guard or branch condition: uniform ones test lane 0 */
+static void emit_lane_cond(emit_t *E, const ptx_insn_t *in, const char *target, int idx)
+{
+    ptx_opnd_t po = {0};
+    po.kind = OP_REG;
+    po.name = in->pred;
+    if (lc_uni(lc_opnd(E, &po))) {
+        OUT("{ int __u; { const uint32_t __l = 0; __u = %s; } if (__u) goto %s; }", lane_pred(E, in), target);
+        return;
+    }
+    E->divpt[idx] = 1;
+    OUT("{ uint32_t __n = 0; for (__l = 0; __l < NPU_LANES; __l++) __n += (uint32_t)(%s != 0);"
+        " if (__n == NPU_LANES) goto %s; if (__n) { __dk = %d; goto __div; } }", lane_pred(E, in), target, idx + 1);
+}
+
+/* Widening an affine 32-bit lane value to 64 bits (cvt, mul.wide, mad.wide) is exact only if
+ * the 32-bit values do not wrap between lane 0 and lane 15: checked, else per thread. */
+static void emit_lane_widen_check(emit_t *E, const ptx_insn_t *in, int idx)
+{
+    const char *op = in->mods[0];
+    int cvt = !strcmp(op, "cvt");
+    if (!cvt && !(((!strcmp(op, "mul") || !strcmp(op, "mad")) && has(in, "wide")))) return;
+    ty_t d = ity(in, 0), s = cvt ? ity(in, 1) : ity(in, 0);
+    if (!is_int(s)) return;
+    if (cvt && (!is_int(d) || d.sz <= s.sz)) return;
+    for (int i = 1; i < in->nops && i <= 2; i++) {
+        lcls_t c = lc_opnd(E, &in->ops[i]);
+        if (c.k != LC_AFF || c.c == 0 || in->ops[i].kind != OP_REG) continue;
+        E->divpt[idx] = 1;
+        const char *ext = s.c == 's' ? st_name(s.sz) : ut_name(s.sz);
+        const char *v = rd(E, in, &in->ops[i], TY('u', s.sz));
+        OUT("{ int64_t __e0, __e1; { const uint32_t __l = 0; __e0 = (int64_t)(%s)%s; } { const uint32_t __l = NPU_LANES - 1u; __e1 = (int64_t)(%s)%s; }"
+            " if (__e1 - __e0 != (int64_t)(NPU_LANES - 1u) * %lldll) { __dk = %d; goto __div; } }\n  ", ext, v, ext, v, (long long)c.c, idx + 1);
+    }
+}
+
+/* One instruction of the lane-group copy. Sets E->lane_bad for what must run per thread. */
+static void emit_lane_insn(emit_t *E, const ptx_insn_t *in, int idx)
+{
+    const char *op = in->mods[0];
+    if (!strcmp(op, "bra")) {
+        if (in->nops < 1 || !in->ops[0].name) { E->lane_bad = 1; return; }
+        const char *L = mangle(E, "V_", in->ops[0].name);
+        if (!in->pred) { OUT("goto %s;", L); return; }
+        emit_lane_cond(E, in, L, idx);
+        return;
+    }
+    if (!strcmp(op, "ret") || !strcmp(op, "exit")) {
+        if (!in->pred) { OUT("goto __vret;"); return; }
+        emit_lane_cond(E, in, "__vret", idx);
+        return;
+    }
+    if (E->phase && is_stop(in)) {
+        if (in->pred) { E->lane_bad = 1; return; }
+        emit_phase_stop(E, in);
+        return;
+    }
+    if ((!strcmp(op, "ld") || !strcmp(op, "ldu") || !strcmp(op, "st")) && vec_n(in) == 1 && !mem_order(in)) {
+        int sp = space_mod(in);
+        if (sp == SP_GLOBAL || sp == SP_SHARED || sp == SP_NONE || (sp == SP_PARAM && op[0] == 'l') || sp == SP_CONST) {
+            emit_lane_mem(E, in, op[0] == 's');
+            return;
+        }
+    }
+    if (!strcmp(op, "membar") || !strcmp(op, "fence")) { emit_insn(E, in); return; }
+    if (!strcmp(op, "prefetch") || !strcmp(op, "prefetchu")) { OUT("/* %s */", in->opcode); return; }
+    if (!lane_op_ok(in) && strcmp(op, "ld") && strcmp(op, "ldu") && strcmp(op, "st")) { E->lane_bad = 1; return; }
+    size_t m0 = E->out.n;
+    emit_lane_widen_check(E, in, idx);
+    /* plain per-lane statements are fused into one lane loop by emit_body_lane (fewer loops:
+     * the compiler's time goes per loop); atomics and checked widenings keep their own */
+    int own = E->out.n != m0 || !strcmp(op, "atom") || !strcmp(op, "red");
+    if (own) OUT("for (__l = 0; __l < NPU_LANES; __l++) { ");
+    else { E->lane_fuse = 1; OUT("{ "); }
+    if (in->pred) OUT("if %s { ", lane_pred(E, in));
+    emit_insn(E, in);
+    if (in->pred) OUT(" }");
+    OUT(" }");
+}
+
+/* The entry's lane-group copy: labels V_*, divergence exits "__dk = i + 1; goto __div" */
+static void lane_flush(emit_t *E, sb_t *pend)
+{
+    if (!pend->n) return;
+    OUT("  for (__l = 0; __l < NPU_LANES; __l++) {\n%s  }\n", pend->s);
+    pend->n = 0;
+    pend->s[0] = 0;
+}
+
+static void emit_body_lane(emit_t *E, ptx_func_t *f)
+{
+    E->lane = 1;
+    sb_t pend = {0};
+    for (int i = 0; i < f->ninsns && E->st == NPU_OK; i++) {
+        const ptx_insn_t *in = &f->insns[i];
+        if (in->is_label) lane_flush(E, &pend);
+        if (in->is_label == 1) { OUT("%s: ;\n", mangle(E, "V_", in->label)); continue; }
+        if (in->is_label == 2) { if (E->nscopes < 256) E->scopes[E->nscopes++] = in->scope; OUT("{\n"); continue; }
+        if (in->is_label == 3) { if (E->nscopes > 1) E->nscopes--; OUT(";}\n"); continue; }
+        size_t mark = E->out.n;
+        E->lane_bad = 0;
+        E->lane_fuse = 0;
+        OUT("    ");
+        emit_lane_insn(E, in, i);
+        if (E->out.oom) break;
+        if (E->lane_bad || !lane_tokens_ok(E->out.s + mark)) {
+            E->out.n = mark;
+            E->out.s[mark] = 0;
+            lane_flush(E, &pend);
+            OUT("  __dk = %d; goto __div;   /* %s: per thread */", i + 1, in->opcode);
+            E->divpt[i] = 1;
+        } else if (E->lane_fuse) {
+            sb_add(&pend, "%s\n", E->out.s + mark);
+            E->out.n = mark;
+            E->out.s[mark] = 0;
+            continue;
+        } else if (pend.n) {
+            char *txt = strdup(E->out.s + mark);
+            if (!txt) { E->st = NPU_EHOSTMEM; break; }
+            E->out.n = mark;
+            E->out.s[mark] = 0;
+            lane_flush(E, &pend);
+            OUT("%s", txt);
+            free(txt);
+        }
+        OUT("\n");
+        if (E->nstrs > 4096) {
+            for (int k = 0; k < E->nstrs; k++) free(E->strs[k]);
+            E->nstrs = 0;
+        }
+    }
+    lane_flush(E, &pend);
+    if (pend.oom) E->st = NPU_EHOSTMEM;
+    free(pend.s);
+    OUT("  goto __vret;\n");
+    E->lane = 0;
+}
+
+/* Calls fn(E, type, name) for every register the entry declares at function level. */
+static void lane_regs(emit_t *E, ptx_func_t *f, void (*fn)(emit_t *, ty_t, const char *))
+{
+    for (int i = 0; i < f->nlocals; i++) {
+        ptx_var_t *v = &f->locals[i];
+        if (v->scope != 0 || v->space != SP_REG) continue;
+        ty_t t = reg_ty(v);
+        if (!v->nregs) {
+            if (!reg_declared_before(f, i, v->name)) fn(E, t, v->name);
+            continue;
+        }
+        for (int r = 0; r < v->nregs; r++) {
+            char nm[160];
+            snprintf(nm, sizeof nm, "%s%d", v->name, r);
+            if (!reg_declared_before(f, i, nm)) fn(E, t, nm);
+        }
+    }
+}
+static void lane_decl1(emit_t *E, ty_t t, const char *n) { OUT("%s %s[NPU_LANES];\n", ct(t), mangle(E, "w_", n)); }
+static void lane_load1(emit_t *E, ty_t t, const char *n) { (void)t; OUT("%s = %s[__l2]; ", mangle(E, "r_", n), mangle(E, "w_", n)); }
+
+/* Whether the entry gets a lane-group copy: block or phase mode, no memcheck, no registers
+ * declared in nested scopes (the divergence entry copies function-level registers only),
+ * bounded size (the copy doubles the C the compiler sees). NPU_PTX_NO_LANES=1: never. */
+static int lanes_eligible(emit_t *E, ptx_func_t *f)
+{
+    if (E->thread_mode || E->memcheck || npu_env("NPU_PTX_NO_LANES")) return 0;
+    if (f->ninsns > 6000) return 0;
+    int nregs = 0;
+    for (int i = 0; i < f->nlocals; i++) {
+        ptx_var_t *v = &f->locals[i];
+        if (v->space != SP_REG) continue;
+        if (v->scope != 0 || v->vec > 1) return 0;
+        nregs += v->nregs ? v->nregs : 1;
+    }
+    return nregs <= 1024;
 }
 
 /* ------------------------------------------------------------ check ---- */
@@ -2259,6 +2773,7 @@ static void emit_body(emit_t *E, ptx_func_t *f)
             continue;
         }
         if (in->is_label == 3) { if (E->nscopes > 1) E->nscopes--; OUT(";}\n"); continue; }
+        if (E->divpt && f == E->entry && E->divpt[i]) OUT("__D%d: ;\n", i);
         OUT("  ");
         if (in->pred) {
             sym_t s = lookup(E, in->pred);
@@ -2300,6 +2815,41 @@ static void emit_func(emit_t *E, ptx_func_t *g)
     OUT("return 0;\n}\n\n");
 }
 
+/* Lane-group prologue pieces shared by block and phase mode: the vector copy of the body is
+ * generated first (into *vb) because it decides which instructions need scalar entry labels. */
+static void lane_prepare(emit_t *E, ptx_func_t *f, sb_t *vb)
+{
+    memset(vb, 0, sizeof *vb);
+    E->lanes = lanes_eligible(E, f);
+    if (!E->lanes) return;
+    E->divpt = calloc((size_t)f->ninsns + 1, 1);
+    if (!E->divpt) { E->st = NPU_EHOSTMEM; E->lanes = 0; return; }
+    lane_classify(E, f);
+    sb_t save = E->out;
+    memset(&E->out, 0, sizeof E->out);
+    E->nscopes = 1;
+    E->scopes[0] = 0;
+    emit_body_lane(E, f);
+    *vb = E->out;
+    E->out = save;
+    if (vb->oom) E->st = NPU_EHOSTMEM;
+}
+
+/* In the per-thread copy: a thread whose group left the lane copy at instruction i (__dk = i + 1)
+ * takes its registers from lane __l2 and continues at __D<i>. */
+static void lane_scalar_entry(emit_t *E, ptx_func_t *f)
+{
+    int any = 0;
+    for (int i = 0; i < f->ninsns; i++) any |= E->divpt[i];
+    if (!any) return;
+    OUT("if (__dk) {\n");
+    lane_regs(E, f, lane_load1);
+    OUT("\nswitch (__dk) {\n");
+    for (int i = 0; i < f->ninsns; i++)
+        if (E->divpt[i]) OUT("case %d: goto __D%d;\n", i + 1, i);
+    OUT("default: break;\n}\n}\n");
+}
+
 static void emit_entry(emit_t *E)
 {
     ptx_func_t *f = E->entry;
@@ -2328,10 +2878,11 @@ static void emit_entry(emit_t *E)
                 if (dup) continue;
                 sym_t sy = lookup(E, n);
                 OUT("    %s %s;\n", ct(sy.ty), mangle(E, "r_", n));
-                any = 1;
+                any++;
             }
         if (!any) OUT("    char __none;\n");
         OUT("};\n");
+        int nlive = any;
         uint32_t lsz = (E->lsize + 15u) & ~15u;
         OUT("__attribute__((visibility(\"default\"))) void npu_kentry_block(npu_bctx_t *b, const uint8_t *__restrict params)\n{\n");
         OUT("const npu_krt_t *rt = b->rt; (void)rt; (void)params;\n");
@@ -2342,7 +2893,7 @@ static void emit_entry(emit_t *E)
             "(void)__nctaid0; (void)__nctaid1; (void)__nctaid2;\n");
         /* the block state lives in the executor's per-worker scratch (freed with the worker) */
         OUT("npu_kexec_hdr_t *__xh = (npu_kexec_hdr_t *)b->exec;\n");
-        OUT("size_t __need = (size_t)__nt * (4u + %uu + sizeof(struct __live) + 16u + 24u + 128u) + 256u;\n", lsz);
+        OUT("size_t __need = (size_t)__nt * (4u + %uu + sizeof(struct __live) + 16u + 24u + 128u + 1u) + 256u + 64u * %du;\n", lsz, nlive + 1);
         OUT("if (__need > __xh->scratch_cap) { free(__xh->scratch); __xh->scratch = (uint8_t *)malloc(__need); __xh->scratch_cap = __xh->scratch ? __need : 0; }\n");
         OUT("uint8_t *__st = __xh->scratch;\n");
         OUT("if (!__st) { npu_tctx_t __t0; memset(&__t0, 0, sizeof __t0); __t0.b = b; rt->fault(&__t0, %d, 0, \"out of host memory for the block state\"); return; }\n",
@@ -2350,11 +2901,25 @@ static void emit_entry(emit_t *E)
         if (E->memcheck) OUT("rt->memcheck(&(npu_tctx_t){ .b = b }, (uint64_t)(uintptr_t)__st, (uint32_t)__need, 0xffffffffu, 0);   /* memcheck: the block state is valid */\n");
         OUT("uint32_t *__resume = (uint32_t *)__st;\n");
         OUT("uint8_t *__lfbase = __st + (((size_t)__nt * 4u + 15u) & ~(size_t)15u); (void)__lfbase;\n");
-        OUT("struct __live *__L = (struct __live *)(__lfbase + (size_t)__nt * %uu);\n", lsz);
-        OUT("uint32_t *__ca = (uint32_t *)(((uintptr_t)(__L + __nt) + 15u) & ~(uintptr_t)15u), *__cb = __ca + __nt, "
+        /* saved registers, one array per register (a lane group saves/restores 16 at once) */
+        OUT("uint8_t *__Lp = __lfbase + (size_t)__nt * %uu;\n", lsz);
+        for (int k = 0; k < E->nbar; k++)
+            for (int j = 0; j < E->bar_nlive[k]; j++) {
+                const char *n = E->bar_live[k][j];
+                int dup = 0;
+                for (int k2 = 0; k2 <= k && !dup; k2++)
+                    for (int j2 = 0; j2 < (k2 == k ? j : E->bar_nlive[k2]) && !dup; j2++)
+                        dup = !strcmp(E->bar_live[k2][j2], n);
+                if (dup) continue;
+                sym_t sy = lookup(E, n);
+                const char *S_ = mangle(E, "S_", n);
+                OUT("%s *%s = (%s *)__Lp; __Lp = (uint8_t *)(((uintptr_t)(%s + __nt) + 63u) & ~(uintptr_t)63u);\n", ct(sy.ty), S_, ct(sy.ty), S_);
+            }
+        OUT("uint32_t *__ca = (uint32_t *)(((uintptr_t)__Lp + 15u) & ~(uintptr_t)15u), *__cb = __ca + __nt, "
             "*__cc2 = __cb + __nt, *__cm = __cc2 + __nt, *__cr = __cm + __nt, *__cp = __cr + __nt;\n"
             "(void)__cb; (void)__cc2; (void)__cp;\n"
-            "uint32_t *__cw = __cp + __nt, *__cwr = __cw + (size_t)__nt * 24u; (void)__cw; (void)__cwr;\n");
+            "uint32_t *__cw = __cp + __nt, *__cwr = __cw + (size_t)__nt * 24u; (void)__cw; (void)__cwr;\n"
+            "uint8_t *__gdv = (uint8_t *)(__cwr + (size_t)__nt * 8u); (void)__gdv;   /* per lane group: left the lane copy once */\n");
         /* kind of each stop point: 1 barrier, 2 shfl, 3 vote, 4 activemask, 5 bar.warp.sync, 6 redux */
         OUT("static const uint8_t __kind[%d] = {0", E->nbar + 1);
         for (int k = 0; k < E->nbar; k++) { int md; OUT(", %d", phase_kind(&f->insns[E->bar_insn[k]], &md)); }
@@ -2363,29 +2928,63 @@ static void emit_entry(emit_t *E)
         OUT("};\n(void)__kmode;\n");
         OUT("uint32_t __curdummy; volatile uint32_t *__curlin = b->exec ? (volatile uint32_t *)b->exec : &__curdummy;\n");
         OUT("memset(__resume, 0, (size_t)__nt * 4u);\nint __hold = 0;\n");
-        OUT("for (;;) {\nint __alive = 0;\nuint32_t __lin = 0;\n");
+        OUT("memset(__gdv, 0, __nt / NPU_LANES + 1u);\n");
+        sb_t vb;
+        lane_prepare(E, f, &vb);
+        OUT("uint32_t __l = 0, __dk = 0; (void)__l; (void)__dk;\n");
+        if (E->lanes) {
+            OUT("const int __lanes_ok = (__nx %% NPU_LANES) == 0;\n");
+            lane_regs(E, f, lane_decl1);
+        }
+        OUT("for (;;) {\nint __alive = 0;\n");
         OUT("for (uint32_t __z = 0; __z < __nz; __z++)\nfor (uint32_t __y = 0; __y < __ny; __y++)\n"
-            "for (uint32_t __x = 0; __x < __nx; __x++, __lin++) {\n");
-        OUT("if (__resume[__lin] == 0xffffffffu) continue;\n");
+            "for (uint32_t __xg = 0; __xg < __nx; __xg += NPU_LANES) {\n");
+        OUT("const uint32_t __ling = (__z * __ny + __y) * __nx + __xg; (void)__ling;\n__dk = 0;\n");
+        if (E->lanes) {
+            /* the group runs as lanes when all 16 threads stopped at the same point */
+            OUT("if (__lanes_ok) {\nuint32_t __r0 = __resume[__ling], __uni = __r0 != 0xffffffffu;\n"
+                "for (__l = 1; __l < NPU_LANES; __l++) __uni &= __resume[__ling + __l] == __r0;\n"
+                "if (__uni && !__gdv[__ling / NPU_LANES]) {\nif (__hold && __kind[__r0] == 1) { __alive = 1; goto __gnext; }\n*__curlin = __ling;\nswitch (__r0) {\n");
+            for (int k = 0; k < E->nbar; k++) {
+                OUT("case %d: ", k + 1);
+                for (int j = 0; j < E->bar_nlive[k]; j++) {
+                    const char *w = mangle(E, "w_", E->bar_live[k][j]);
+                    OUT("memcpy(%s, %s + __ling, sizeof %s); ", w, mangle(E, "S_", E->bar_live[k][j]), w);
+                }
+                OUT("goto __VB%d;\n", k + 1);
+            }
+            OUT("default: break;\n}\n");
+            OUT("%s", vb.s ? vb.s : "");
+            /* the lane classes hold only while the group's control flow stayed uniform: a group
+             * that left the lane copy once runs per thread from then on */
+            OUT("__vret: for (__l = 0; __l < NPU_LANES; __l++) __resume[__ling + __l] = 0xffffffffu;\ngoto __gnext;\n}\n}\n__div: if (__dk) __gdv[__ling / NPU_LANES] = 1;\n");
+        }
+        free(vb.s);
+        OUT("for (uint32_t __l2 = 0; __l2 < NPU_LANES && __xg + __l2 < __nx; __l2++) {\n");
+        OUT("const uint32_t __x = __xg + __l2, __lin = __ling + __l2;\n");
+        OUT("if (!__dk) {\nif (__resume[__lin] == 0xffffffffu) continue;\n");
+        OUT("if (__hold && __kind[__resume[__lin]] == 1) { __alive = 1; continue; }   /* a barrier waits for warps in collectives */\n}\n");
         OUT("*__curlin = __lin;\n");
-        OUT("if (__hold && __kind[__resume[__lin]] == 1) { __alive = 1; continue; }   /* a barrier waits for warps in collectives */\n");
         OUT("npu_tctx_t __tc; __tc.b = b; __tc.tid[0] = __x; __tc.tid[1] = __y; __tc.tid[2] = __z; __tc.linear = __lin;"
             " __tc.lane = __lin & 31u; __tc.warp = __lin >> 5; __tc.exec = 0; npu_tctx_t *t = &__tc; (void)t;\n");
         E->nscopes = 1;
         E->scopes[0] = 0;
         emit_decls(E, f, 0);
+        if (E->lanes) lane_scalar_entry(E, f);
         OUT("switch (__resume[__lin]) {\n");
         for (int k = 0; k < E->nbar; k++) {
             OUT("case %d: ", k + 1);
             for (int j = 0; j < E->bar_nlive[k]; j++) {
                 const char *r = mangle(E, "r_", E->bar_live[k][j]);
-                OUT("%s = __L[__lin].%s; ", r, r);
+                OUT("%s = %s[__lin]; ", r, mangle(E, "S_", E->bar_live[k][j]));
             }
             OUT("goto __B%d;\n", k + 1);
         }
         OUT("default: break;\n}\n");
         emit_body(E, f);
-        OUT("__ret: __resume[__lin] = 0xffffffffu;\n__next: ;\n}\nif (!__alive) break;\n");
+        OUT("__ret: __resume[__lin] = 0xffffffffu;\n__next: ;\n}\n");
+        if (E->lanes) OUT("__gnext: ;\n");
+        OUT("}\nif (!__alive) break;\n");
         /* resolver: warp collectives among the lanes stopped at the same point */
         OUT("__hold = 0;\n"
             "for (uint32_t __i = 0; __i < __nt; __i++) {\n"
@@ -2428,21 +3027,35 @@ static void emit_entry(emit_t *E)
             "__ctaid2 = b->ctaid[2], __nctaid0 = b->nctaid[0], __nctaid1 = b->nctaid[1], __nctaid2 = b->nctaid[2];\n"
             "(void)__ntid0; (void)__ntid1; (void)__ntid2; (void)__ctaid0; (void)__ctaid1; (void)__ctaid2; "
             "(void)__nctaid0; (void)__nctaid1; (void)__nctaid2;\n");
-        OUT("uint32_t __lin = 0;\n");
         OUT("uint32_t __curdummy; volatile uint32_t *__curlin = b->exec ? (volatile uint32_t *)b->exec : &__curdummy;\n");
-        /* Not vectorized on purpose: with "#pragma GCC ivdep" and -fvect-cost-model=dynamic gcc
-         * vectorizes vectorAdd's thread loop, but with gathers/scatters (it cannot prove the
-         * sign-extended 32-bit index contiguous): vectorAdd 34 -> 58 ms, saxpy 20 -> 58 ms. */
+        sb_t vb;
+        lane_prepare(E, f, &vb);
+        OUT("uint32_t __l = 0, __dk = 0; (void)__l; (void)__dk;\n");
+        if (E->lanes) {
+            OUT("const int __lanes_ok = (__nx %% NPU_LANES) == 0;\n");
+            lane_regs(E, f, lane_decl1);
+        }
         OUT("for (uint32_t __z = 0; __z < __nz; __z++)\nfor (uint32_t __y = 0; __y < __ny; __y++)\n"
-            "for (uint32_t __x = 0; __x < __nx; __x++, __lin++) {\n");
+            "for (uint32_t __xg = 0; __xg < __nx; __xg += NPU_LANES) {\n");
+        OUT("const uint32_t __ling = (__z * __ny + __y) * __nx + __xg; (void)__ling;\n__dk = 0;\n");
+        if (E->lanes) {
+            OUT("if (__lanes_ok) {\n*__curlin = __ling;\n%s", vb.s ? vb.s : "");
+            OUT("__vret: goto __gnext;\n}\n__div: ;\n");
+        }
+        free(vb.s);
+        OUT("for (uint32_t __l2 = 0; __l2 < NPU_LANES && __xg + __l2 < __nx; __l2++) {\n");
+        OUT("const uint32_t __x = __xg + __l2, __lin = __ling + __l2;\n");
         OUT("*__curlin = __lin;\n");
         OUT("npu_tctx_t __tc; __tc.b = b; __tc.tid[0] = __x; __tc.tid[1] = __y; __tc.tid[2] = __z; __tc.linear = __lin;"
             " __tc.lane = __lin & 31u; __tc.warp = __lin >> 5; __tc.exec = 0; npu_tctx_t *t = &__tc; (void)t;\n");
         E->nscopes = 1;
         E->scopes[0] = 0;
         emit_decls(E, f, 0);
+        if (E->lanes) lane_scalar_entry(E, f);
         emit_body(E, f);
-        OUT("__ret: ;\n}\n}\n");
+        OUT("__ret: ;\n}\n");
+        if (E->lanes) OUT("__gnext: ;\n");
+        OUT("}\n}\n");
     }
 }
 
@@ -2553,6 +3166,8 @@ npu_status_t ptx_translate(ptx_prog_t *p, ptx_func_t *entry, ptx_out_t *out)
     free(E.bar_live);
     free(E.bar_insn);
     free(E.bar_nlive);
+    free(E.divpt);
+    lr_free(&E);
     if (E.st != NPU_OK) ptx_out_free(out);
     return E.st;
 }
