@@ -12,14 +12,19 @@
  * Writes are atomic: compile to <hash>.<pid>.<n>.tmp.so, then rename(2), so concurrent
  * processes (or threads) compiling the same kernel both succeed and share one file.
  *
- * Compiler: $TRANSFER_TO_NPU_CC or cc, flags "-O2 -fPIC -shared -ffp-contract=off
- * -fno-strict-aliasing -march=native -w" + -lm, run with posix_spawn and an environment
+ * Compiler: $TRANSFER_TO_NPU_CC or cc, flags JIT_FLAGS (below) + -lm, run with posix_spawn and an environment
  * without LD_PRELOAD (and without our library folder on LD_LIBRARY_PATH), so the compiler
  * does not load the runtime. Its stderr goes to a file that is logged on failure (NPU_EJIT).
  * Measured (bench/bench_jit.c, 2 vCPU, gcc 12): idle machine vectorAdd 76 ms, shfl reduction
  * ~150 ms; with other builds running (load 6-7) vectorAdd 160-240 ms, reduction 170-270 ms,
  * libm-heavy kernel with printf 330-400 ms, tiled matmul 230-300 ms. Cached (translate +
- * dlopen): 0.2-1.6 ms. -O1 saved only ~20% of compile time, so -O2 stays.
+ * dlopen): 0.2-1.6 ms. -O1 saved only ~20% of compile time then, so -O2 stayed.
+ * Lane groups (ptx_emit.c) roughly double the C of barrier kernels, and -O2 then took
+ * 340-380 ms for bench_kernels' reduction and tiled SGEMM (standalone, idle machine: reduction
+ * 0.14 s without lanes, 0.37-0.40 s with). "-O1 -finline-small-functions" plus the two
+ * vectorizers with gcc's -O2 cost model ("very-cheap": no versioned loops) compiles them in
+ * 0.22-0.26 s (bench_kernels first launch: reduction 260 ms, SGEMM 235 ms, transpose 168 ms,
+ * histogram 144 ms) and ran the six bench kernels within 0-10% of -O2 in the same runs.
  *
  * private_copy: dlopen returns the same handle for the same path, but each module needs its
  * own npu_globals table; module.c asks for a private copy (a hard copy dlopened under a
@@ -42,7 +47,7 @@
 
 extern char **environ;
 
-#define JIT_FLAGS "-O2 -fPIC -shared -ffp-contract=off -fno-strict-aliasing -march=native -w"
+#define JIT_FLAGS "-O1 -finline-small-functions -ftree-loop-vectorize -ftree-slp-vectorize -fvect-cost-model=very-cheap -fPIC -shared -ffp-contract=off -fno-strict-aliasing -march=native -w"
 
 const char *npu_jit_flags(void) { return JIT_FLAGS; }
 
