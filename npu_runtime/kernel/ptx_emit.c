@@ -88,6 +88,7 @@
 #include "ptx_internal.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1842,6 +1843,7 @@ static int lane_op_ok(const ptx_insn_t *in)
  * after a scalar check that lane 15's address is lane 0's + 15 * size. */
 enum { LC_BOT = 0, LC_AFF = 1, LC_UNK = 2 };
 typedef struct lcls { int k; long long c; } lcls_t;
+#define LC_RT LLONG_MIN         /* affine with a stride known only at run time (c of LC_AFF) */
 typedef struct lreg { const char *name; lcls_t cl; } lreg_t;
 
 static unsigned lr_hash(const char *n) { unsigned h = 2166136261u; for (; *n; n++) h = (h ^ (unsigned char)*n) * 16777619u; return h; }
@@ -1884,7 +1886,7 @@ static lcls_t lc_join(lcls_t a, lcls_t b)
 {
     if (a.k == LC_BOT) return b;
     if (b.k == LC_BOT) return a;
-    if (a.k == LC_AFF && b.k == LC_AFF && a.c == b.c) return a;
+    if (a.k == LC_AFF && b.k == LC_AFF) return a.c == b.c ? a : LC(LC_AFF, LC_RT);   /* affine either way */
     return LC(LC_UNK, 0);
 }
 static int lc_uni(lcls_t a) { return a.k != LC_UNK && a.c == 0; }   /* BOT counts as uniform (not yet defined) */
@@ -1927,7 +1929,8 @@ static int imm_val(const ptx_opnd_t *o, long long *v)
     *v = (long long)o->imm;
     return 1;
 }
-static lcls_t lc_small(long long c) { return (c > -(1ll << 24) && c < (1ll << 24)) ? LC(LC_AFF, c) : LC(LC_UNK, 0); }
+static lcls_t lc_small(long long c) { return (c > -(1ll << 24) && c < (1ll << 24)) ? LC(LC_AFF, c) : LC(LC_AFF, LC_RT); }
+static int lc_rt(lcls_t a) { return a.k == LC_AFF && a.c == LC_RT; }
 
 /* class of the value an instruction writes to its (first) destination */
 static lcls_t lc_eval(emit_t *E, const ptx_insn_t *in)
@@ -1956,25 +1959,31 @@ static lcls_t lc_eval(emit_t *E, const ptx_insn_t *in)
     if (!intop) return X;
     if ((!strcmp(op, "add") || !strcmp(op, "sub")) && n == 3 && !has(in, "sat")) {
         if (c[1].k != LC_AFF || c[2].k != LC_AFF) return X;
+        if (lc_rt(c[1]) || lc_rt(c[2])) return LC(LC_AFF, LC_RT);
         return lc_small(op[0] == 'a' ? c[1].c + c[2].c : c[1].c - c[2].c);
     }
     if ((!strcmp(op, "mul") || !strcmp(op, "mad")) && !has(in, "hi") && n >= 3) {
         long long s;
         if (c[1].k != LC_AFF || c[2].k != LC_AFF) return X;
+        int rt = 0;
         if (lc_uni(c[1]) && lc_uni(c[2])) s = 0;
-        else if (lc_uni(c[2]) && imm_val(&in->ops[2], &k)) s = c[1].c * k;
-        else if (lc_uni(c[1]) && imm_val(&in->ops[1], &k)) s = c[2].c * k;
+        else if (lc_uni(c[2]) && imm_val(&in->ops[2], &k)) { s = lc_rt(c[1]) ? 0 : c[1].c * k; rt = lc_rt(c[1]) && k; }
+        else if (lc_uni(c[1]) && imm_val(&in->ops[1], &k)) { s = lc_rt(c[2]) ? 0 : c[2].c * k; rt = lc_rt(c[2]) && k; }
+        else if (lc_uni(c[1]) || lc_uni(c[2])) { s = 0; rt = 1; }          /* uniform but not constant factor */
         else return X;
         if (!strcmp(op, "mad")) {
             if (n < 4) return X;
             lcls_t a = lc_opnd(E, &in->ops[3]);
             if (a.k != LC_AFF) return X;
-            s += a.c;
+            if (lc_rt(a)) rt = 1; else s += a.c;
         }
-        return lc_small(s);
+        return rt ? LC(LC_AFF, LC_RT) : lc_small(s);
     }
-    if (!strcmp(op, "shl") && n == 3 && c[1].k == LC_AFF && imm_val(&in->ops[2], &k) && k >= 0 && k < 24)
-        return lc_small(c[1].c * (1ll << k));
+    if (!strcmp(op, "shl") && n == 3 && c[1].k == LC_AFF && imm_val(&in->ops[2], &k) && k >= 0 && k < 64)
+        return lc_rt(c[1]) || k >= 24 ? LC(LC_AFF, LC_RT) : lc_small(c[1].c * (1ll << k));
+    /* shifting right is affine only without rounding steps or wrap: checked at run time */
+    if (!strcmp(op, "shr") && n == 3 && c[1].k == LC_AFF && imm_val(&in->ops[2], &k) && k >= 0 && k < 64)
+        return LC(LC_AFF, LC_RT);
     if (!strcmp(op, "cvt") && n == 2 && c[1].k == LC_AFF && !has(in, "sat")) {
         ty_t s2 = ity(in, 1);
         if (is_int(s2) && is_int(t)) return c[1];   /* widening checked where emitted */
@@ -2074,13 +2083,20 @@ static void emit_lane_mem(emit_t *E, const ptx_insn_t *in, int st)
         }
         return;
     }
-    if (upred && ac.k == LC_AFF && ac.c == t.sz) {
-        OUT("{ uint8_t *__p0_%d, *__pz_%d; int __pg%d; { const uint32_t __l = 0; __p0_%d = %s; __pg%d = %s; } "
-            "{ const uint32_t __l = NPU_LANES - 1u; __pz_%d = %s; }\n", k, k, k, k, a, k, pred, k, a);
+    int vec = upred && !(ac.k == LC_AFF && ac.c != LC_RT && ac.c != t.sz && ac.c != 0);
+    if (vec) {
+        if (ac.k == LC_AFF) {   /* affine: lane 15 against lane 0 decides */
+            OUT("{ uint8_t *__p0_%d, *__pz_%d; int __pg%d; { const uint32_t __l = 0; __p0_%d = %s; __pg%d = %s; } "
+                "{ const uint32_t __l = NPU_LANES - 1u; __pz_%d = %s; }\n", k, k, k, k, a, k, pred, k, a);
+            OUT("    if (__pg%d && __pz_%d - __p0_%d == (intptr_t)((NPU_LANES - 1u) * %du)) {", k, k, k, t.sz);
+        } else {                /* unknown (e.g. div/mod index math): every lane is compared */
+            OUT("{ uint8_t *__pa%d[NPU_LANES], *__p0_%d; int __pg%d; { const uint32_t __l = 0; __pg%d = %s; } "
+                "for (__l = 0; __l < NPU_LANES; __l++) __pa%d[__l] = %s; __p0_%d = __pa%d[0];\n", k, k, k, k, pred, k, a, k, k);
+            OUT("    if (__pg%d && __lane_contig(__pa%d, %du)) {", k, k, t.sz);
+        }
         /* through a local array and memcpy: gcc vectorizes loops over locals without the
          * run-time alias checks its -O2 cost model refuses */
-        OUT("    if (__pg%d && __pz_%d - __p0_%d == (intptr_t)((NPU_LANES - 1u) * %du)) { uint8_t __tv%d[NPU_LANES * %du] __attribute__((aligned(64))); ",
-            k, k, k, t.sz, k, t.sz);
+        OUT(" uint8_t __tv%d[NPU_LANES * %du] __attribute__((aligned(64))); ", k, t.sz);
         if (!st) OUT("memcpy(__tv%d, __p0_%d, sizeof __tv%d); ", k, k, k);
         OUT("for (__l = 0; __l < NPU_LANES; __l++) { ");
         const char *pe = S(E, "(__tv%d + __l * %du)", k, t.sz);
@@ -2093,7 +2109,7 @@ static void emit_lane_mem(emit_t *E, const ptx_insn_t *in, int st)
     OUT("for (__l = 0; __l < NPU_LANES; __l++) if (%s) { *__curlin = __ling + __l; ", pred);
     if (st) store(E, a, t, A(1, t), 0);
     else wr(E, in, vo, t, load_expr(E, a, t, 0));
-    OUT(" }%s", ac.k == LC_AFF && upred && ac.c == t.sz ? " }" : " }");
+    OUT(" } }");
 }
 
 /* lane copy of a guard or branch condition: uniform ones test lane 0 */
@@ -2111,25 +2127,43 @@ static void emit_lane_cond(emit_t *E, const ptx_insn_t *in, const char *target, 
         " if (__n == NPU_LANES) goto %s; if (__n) { __dk = %d; goto __div; } }", lane_pred(E, in), target, idx + 1);
 }
 
-/* Widening an affine 32-bit lane value to 64 bits (cvt, mul.wide, mad.wide) is exact only if
- * the 32-bit values do not wrap between lane 0 and lane 15: checked, else per thread. */
-static void emit_lane_widen_check(emit_t *E, const ptx_insn_t *in, int idx)
+/* After a widening conversion (cvt, mul.wide, mad.wide) or a right shift whose destination
+ * the lane classes call affine: check that this execution really produced an affine sequence
+ * (a 32-bit value may wrap between lane 0 and lane 15; a shift may round unevenly). Known
+ * stride c: lane 15 - lane 0 == 15c in the register's width (one wrap at most changes it);
+ * stride known only at run time: every lane against lane 0 + l * (lane 1 - lane 0). On
+ * failure the group continues per thread at this (pure) instruction, which re-runs it. */
+static int lane_post_check_needed(emit_t *E, const ptx_insn_t *in)
 {
     const char *op = in->mods[0];
-    int cvt = !strcmp(op, "cvt");
-    if (!cvt && !(((!strcmp(op, "mul") || !strcmp(op, "mad")) && has(in, "wide")))) return;
-    ty_t d = ity(in, 0), s = cvt ? ity(in, 1) : ity(in, 0);
-    if (!is_int(s)) return;
-    if (cvt && (!is_int(d) || d.sz <= s.sz)) return;
-    for (int i = 1; i < in->nops && i <= 2; i++) {
-        lcls_t c = lc_opnd(E, &in->ops[i]);
-        if (c.k != LC_AFF || c.c == 0 || in->ops[i].kind != OP_REG) continue;
-        E->divpt[idx] = 1;
-        const char *ext = s.c == 's' ? st_name(s.sz) : ut_name(s.sz);
-        const char *v = rd(E, in, &in->ops[i], TY('u', s.sz));
-        OUT("{ int64_t __e0, __e1; { const uint32_t __l = 0; __e0 = (int64_t)(%s)%s; } { const uint32_t __l = NPU_LANES - 1u; __e1 = (int64_t)(%s)%s; }"
-            " if (__e1 - __e0 != (int64_t)(NPU_LANES - 1u) * %lldll) { __dk = %d; goto __div; } }\n  ", ext, v, ext, v, (long long)c.c, idx + 1);
+    int cvt = !strcmp(op, "cvt"), wide = (!strcmp(op, "mul") || !strcmp(op, "mad")) && has(in, "wide");
+    if (!cvt && !wide && strcmp(op, "shr")) return 0;
+    if (in->nops < 2 || in->ops[0].kind != OP_REG || in->ops[0].name2) return 0;
+    if (cvt) {
+        ty_t d = ity(in, 0), s2 = ity(in, 1);
+        if (!is_int(d) || !is_int(s2) || d.sz <= s2.sz) return 0;
     }
+    int i = lr_find(E, in->ops[0].name);
+    if (i < 0) return 0;
+    lcls_t c = E->lr[i].cl;
+    return c.k == LC_AFF && c.c != 0;
+}
+
+static void emit_lane_post_check(emit_t *E, const ptx_insn_t *in, int idx)
+{
+    int i = lr_find(E, in->ops[0].name);
+    lcls_t c = E->lr[i].cl;
+    ty_t rt = lookup(E, in->ops[0].name).ty;
+    const char *w = mangle(E, "w_", in->ops[0].name);
+    const char *u = ut_name(rt.sz);
+    E->divpt[idx] = 1;
+    if (c.c != LC_RT) {
+        OUT("  if ((%s)(%s[NPU_LANES - 1u] - %s[0]) != (%s)((NPU_LANES - 1u) * (uint64_t)%lldll)) { __dk = %d; goto __div; }\n",
+            u, w, w, u, (long long)c.c, idx + 1);
+        return;
+    }
+    OUT("  { %s __d = (%s)(%s[1] - %s[0]); uint32_t __ok = 1; for (__l = 0; __l < NPU_LANES; __l++) __ok &= (%s)(%s[__l] - %s[0]) == (%s)(__l * __d);"
+        " if (!__ok) { __dk = %d; goto __div; } }\n", u, u, w, w, u, w, w, u, idx + 1);
 }
 
 /* One instruction of the lane-group copy. Sets E->lane_bad for what must run per thread. */
@@ -2163,17 +2197,17 @@ static void emit_lane_insn(emit_t *E, const ptx_insn_t *in, int idx)
     if (!strcmp(op, "membar") || !strcmp(op, "fence")) { emit_insn(E, in); return; }
     if (!strcmp(op, "prefetch") || !strcmp(op, "prefetchu")) { OUT("/* %s */", in->opcode); return; }
     if (!lane_op_ok(in) && strcmp(op, "ld") && strcmp(op, "ldu") && strcmp(op, "st")) { E->lane_bad = 1; return; }
-    size_t m0 = E->out.n;
-    emit_lane_widen_check(E, in, idx);
     /* plain per-lane statements are fused into one lane loop by emit_body_lane (fewer loops:
-     * the compiler's time goes per loop); atomics and checked widenings keep their own */
-    int own = E->out.n != m0 || !strcmp(op, "atom") || !strcmp(op, "red");
+     * the compiler's time goes per loop); atomics and checked instructions keep their own */
+    int post = lane_post_check_needed(E, in);
+    int own = post || !strcmp(op, "atom") || !strcmp(op, "red");
     if (own) OUT("for (__l = 0; __l < NPU_LANES; __l++) { ");
     else { E->lane_fuse = 1; OUT("{ "); }
     if (in->pred) OUT("if %s { ", lane_pred(E, in));
     emit_insn(E, in);
     if (in->pred) OUT(" }");
     OUT(" }");
+    if (post) { OUT("\n"); emit_lane_post_check(E, in, idx); }
 }
 
 /* The entry's lane-group copy: labels V_*, divergence exits "__dk = i + 1; goto __div" */

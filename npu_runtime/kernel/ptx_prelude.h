@@ -67,20 +67,29 @@ P_INL float __d2f(double v, int m) { if (m == 0) return (float)v;
     volatile double x = v; int o = fegetround(); fesetround(__fe(m)); volatile float r = (float)x; fesetround(o); return r; }
 
 /* ---- ftz / sat / NaN ---- */
-P_INL float __ftz32(float x) { return fabsf(x) < 1.17549435e-38f ? copysignf(0.0f, x) : x; }
-P_INL double __ftz64(double x) { return fabs(x) < 2.2250738585072014e-308 ? copysign(0.0, x) : x; }
+/* Branch-free forms (selects, not branches): lane-group loops vectorize them, and per-thread
+ * code does not mispredict on data such as ReLU outputs (half exact zeros). CuPy compiles with
+ * .ftz, so every f32 operand and result goes through __ftz32: measured on cupy_maximum
+ * (256x128, one core) 3.3-8.1 ns/element with the branchy forms. */
+P_INL float __ftz32(float x) { uint32_t u = __f2u(x); return __u2f(u & ((u & 0x7f800000u) ? 0xffffffffu : 0x80000000u)); }
+P_INL double __ftz64(double x) { uint64_t u = __d2u(x); return __u2d(u & ((u & 0x7ff0000000000000ull) ? ~0ull : 0x8000000000000000ull)); }
 P_INL float __sat32(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
 P_INL double __sat64(double x) { return x > 0.0 ? (x < 1.0 ? x : 1.0) : 0.0; }
 #define P_CNAN32 __u2f(0x7fffffffu)
 #define P_CNAN64 __u2d(0x7fffffffffffffffull)
+/* min/max: -0 < +0 (equal operands: OR / AND of the bits picks the signed / unsigned zero) */
 P_INL float __min_f32(float a, float b, int nan) {
-    if (a != a || b != b) return nan ? P_CNAN32 : (a != a ? (b != b ? P_CNAN32 : b) : a);
-    if (a == b) return signbit(a) ? a : b;
-    return a < b ? a : b; }
+    float r = a < b ? a : b;
+    r = a == b ? __u2f(__f2u(a) | __f2u(b)) : r;
+    int an = a != a, bn = b != b;
+    float nr = nan ? P_CNAN32 : (an ? (bn ? P_CNAN32 : b) : a);
+    return (an | bn) ? nr : r; }
 P_INL float __max_f32(float a, float b, int nan) {
-    if (a != a || b != b) return nan ? P_CNAN32 : (a != a ? (b != b ? P_CNAN32 : b) : a);
-    if (a == b) return signbit(a) ? b : a;
-    return a > b ? a : b; }
+    float r = a > b ? a : b;
+    r = a == b ? __u2f(__f2u(a) & __f2u(b)) : r;
+    int an = a != a, bn = b != b;
+    float nr = nan ? P_CNAN32 : (an ? (bn ? P_CNAN32 : b) : a);
+    return (an | bn) ? nr : r; }
 P_INL double __min_f64(double a, double b, int nan) {
     if (a != a || b != b) return nan ? P_CNAN64 : (a != a ? (b != b ? P_CNAN64 : b) : a);
     if (a == b) return signbit(a) ? a : b;
