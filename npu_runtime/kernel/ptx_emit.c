@@ -398,6 +398,7 @@ static int global_index(emit_t *E, ptx_var_t *v)
     return E->nglobals++;
 }
 
+static int lane_uni_reg(emit_t *E, const char *name);
 static sym_t lookup(emit_t *E, const char *name)
 {
     sym_t s;
@@ -417,7 +418,7 @@ static sym_t lookup(emit_t *E, const char *name)
         if (v->space == SP_REG) {
             if (reg_match(v, name)) {
                 s.kind = SY_REG; s.v = v; s.ty = reg_ty(v);
-                s.cname = E->lane ? S(E, "%s[__l]", mangle(E, "w_", name)) : mangle(E, "r_", name);
+                s.cname = E->lane ? S(E, lane_uni_reg(E, name) ? "%s[0]" : "%s[__l]", mangle(E, "w_", name)) : mangle(E, "r_", name);
                 return s;
             }
         } else if (!strcmp(v->name, name)) {
@@ -1461,7 +1462,8 @@ static void emit_phase_stop(emit_t *E, const ptx_insn_t *in)
         const char *r = mangle(E, "r_", E->bar_live[id - 1][k]);
         const char *S_ = mangle(E, "S_", E->bar_live[id - 1][k]);
         const char *w = mangle(E, "w_", E->bar_live[id - 1][k]);
-        if (ln) OUT("memcpy(%s + __ling, %s, sizeof %s); ", S_, w, w);
+        if (ln && lane_uni_reg(E, E->bar_live[id - 1][k])) OUT("for (__l = 0; __l < NPU_LANES; __l++) %s[__ling + __l] = %s[0]; ", S_, w);
+        else if (ln) OUT("memcpy(%s + __ling, %s, sizeof %s); ", S_, w, w);
         else OUT("%s[%s] = %s; ", S_, ix, r);
     }
     if (ln) OUT("__alive = 1; goto __gnext; __VB%d: ;", id);
@@ -1856,6 +1858,12 @@ static int lr_find(emit_t *E, const char *n)
         if (!strcmp(E->lr[x].name, n)) return x;
     }
 }
+/* uniform lane registers live in lane 0 of their array: w_X[0] (computed once, not 16 times) */
+static int lane_uni_reg(emit_t *E, const char *name)
+{
+    int i = lr_find(E, name);
+    return i >= 0 && E->lr[i].cl.k == LC_AFF && E->lr[i].cl.c == 0;
+}
 static void lr_add(emit_t *E, ty_t t, const char *n)
 {
     (void)t;
@@ -2129,10 +2137,14 @@ static void emit_lane_cond(emit_t *E, const ptx_insn_t *in, const char *target, 
 
 /* After a widening conversion (cvt, mul.wide, mad.wide) or a right shift whose destination
  * the lane classes call affine: check that this execution really produced an affine sequence
- * (a 32-bit value may wrap between lane 0 and lane 15; a shift may round unevenly). Known
- * stride c: lane 15 - lane 0 == 15c in the register's width (one wrap at most changes it);
- * stride known only at run time: every lane against lane 0 + l * (lane 1 - lane 0). On
- * failure the group continues per thread at this (pure) instruction, which re-runs it. */
+ * d_0..d_15. Such an instruction maps an exactly affine input through a function whose
+ * lane-to-lane steps take at most two values that differ by a large power of two (a wrap of
+ * the narrower source, or the jump where a shifted input wraps), or, for shifts, differ by
+ * one (rounding). With q = d_1 - d_0 bounded (|q| < 2^b, b = source bits - 5, minus the
+ * shift), d_15 - d_0 == 15q holds only if every step is q: a wrap anywhere adds a multiple of
+ * 2^(bits) that the bound keeps from cancelling, and rounding steps q+1 cannot sum to 15q.
+ * Known stride c: d_15 - d_0 == 15c alone (at most one wrap). Three scalar reads, no
+ * reduction. On failure the group continues per thread at this (pure) instruction. */
 static int lane_post_check_needed(emit_t *E, const ptx_insn_t *in)
 {
     const char *op = in->mods[0];
@@ -2155,15 +2167,25 @@ static void emit_lane_post_check(emit_t *E, const ptx_insn_t *in, int idx)
     lcls_t c = E->lr[i].cl;
     ty_t rt = lookup(E, in->ops[0].name).ty;
     const char *w = mangle(E, "w_", in->ops[0].name);
-    const char *u = ut_name(rt.sz);
+    const char *u = ut_name(rt.sz), *sg = st_name(rt.sz);
     E->divpt[idx] = 1;
     if (c.c != LC_RT) {
         OUT("  if ((%s)(%s[NPU_LANES - 1u] - %s[0]) != (%s)((NPU_LANES - 1u) * (uint64_t)%lldll)) { __dk = %d; goto __div; }\n",
             u, w, w, u, (long long)c.c, idx + 1);
         return;
     }
-    OUT("  { %s __d = (%s)(%s[1] - %s[0]); uint32_t __ok = 1; for (__l = 0; __l < NPU_LANES; __l++) __ok &= (%s)(%s[__l] - %s[0]) == (%s)(__l * __d);"
-        " if (!__ok) { __dk = %d; goto __div; } }\n", u, u, w, w, u, w, w, u, idx + 1);
+    const char *op = in->mods[0];
+    int bits;
+    if (!strcmp(op, "cvt")) bits = ity(in, 1).sz * 8 - 5;
+    else if (!strcmp(op, "shr")) {
+        long long k = 0;
+        imm_val(&in->ops[2], &k);
+        bits = rt.sz * 8 - 5 - (int)k;
+    } else bits = ity(in, 0).sz * 8 - 5;   /* mul.wide / mad.wide: the narrow source */
+    if (bits > 40) bits = 40;
+    if (bits < 1) { OUT("  __dk = %d; goto __div;\n", idx + 1); return; }
+    OUT("  { %s __q = (%s)(%s[1] - %s[0]); if ((%s)__q >= (%s)%lldll || (%s)__q <= -(%s)%lldll || (%s)(%s[NPU_LANES - 1u] - %s[0]) != (%s)((NPU_LANES - 1u) * __q))"
+        " { __dk = %d; goto __div; } }\n", u, u, w, w, sg, sg, 1ll << bits, sg, sg, 1ll << bits, u, w, w, u, idx + 1);
 }
 
 /* One instruction of the lane-group copy. Sets E->lane_bad for what must run per thread. */
@@ -2200,7 +2222,18 @@ static void emit_lane_insn(emit_t *E, const ptx_insn_t *in, int idx)
     /* plain per-lane statements are fused into one lane loop by emit_body_lane (fewer loops:
      * the compiler's time goes per loop); atomics and checked instructions keep their own */
     int post = lane_post_check_needed(E, in);
-    int own = post || !strcmp(op, "atom") || !strcmp(op, "red");
+    int atomic = !strcmp(op, "atom") || !strcmp(op, "red");
+    if (!atomic && !post && in->nops >= 1 && in->ops[0].kind == OP_REG && !in->ops[0].name2 && !is_no_dest(op) &&
+        lane_uni_reg(E, in->ops[0].name)) {
+        /* uniform destination (so uniform operands and guard): computed once, in lane 0 */
+        OUT("{ const uint32_t __l = 0; ");
+        if (in->pred) OUT("if %s { ", lane_pred(E, in));
+        emit_insn(E, in);
+        if (in->pred) OUT(" }");
+        OUT(" }");
+        return;
+    }
+    int own = post || atomic;
     if (own) OUT("for (__l = 0; __l < NPU_LANES; __l++) { ");
     else { E->lane_fuse = 1; OUT("{ "); }
     if (in->pred) OUT("if %s { ", lane_pred(E, in));
@@ -2287,7 +2320,11 @@ static void lane_regs(emit_t *E, ptx_func_t *f, void (*fn)(emit_t *, ty_t, const
     }
 }
 static void lane_decl1(emit_t *E, ty_t t, const char *n) { OUT("%s %s[NPU_LANES];\n", ct(t), mangle(E, "w_", n)); }
-static void lane_load1(emit_t *E, ty_t t, const char *n) { (void)t; OUT("%s = %s[__l2]; ", mangle(E, "r_", n), mangle(E, "w_", n)); }
+static void lane_load1(emit_t *E, ty_t t, const char *n)
+{
+    (void)t;
+    OUT("%s = %s[%s]; ", mangle(E, "r_", n), mangle(E, "w_", n), lane_uni_reg(E, n) ? "0" : "__l2");
+}
 
 /* Whether the entry gets a lane-group copy: block or phase mode, no memcheck, no registers
  * declared in nested scopes (the divergence entry copies function-level registers only),
