@@ -2024,7 +2024,10 @@ static void lane_classify(emit_t *E, ptx_func_t *f)
         while (E->lrh[i] >= 0) i = (i + 1) & (unsigned)(cap - 1);
         E->lrh[i] = x;
     }
-    for (int iter = 0, changed = 1; changed && iter < 64; iter++) {
+    /* until nothing changes: each register's class only rises (BOT < AFF < UNK, AFF(c) -> AFF(RT)
+     * on a stride mismatch), so at most 3 changes per register; a chain of movs needs one
+     * pass per link, so a fixed pass cap would leave classes too low (wrong) */
+    for (int changed = 1; changed;) {
         changed = 0;
         for (int i = 0; i < f->ninsns; i++) {
             const ptx_insn_t *in = &f->insns[i];
@@ -2032,11 +2035,12 @@ static void lane_classify(emit_t *E, ptx_func_t *f)
             lcls_t v = is_stop(in) ? LC(LC_UNK, 0) : lc_eval(E, in);
             const ptx_opnd_t *d = &in->ops[0];
             if (d->kind == OP_VEC) {
-                for (int e = 0; e < d->nelem; e++)
-                    if (d->elem[e].kind == OP_REG) lc_set(E, d->elem[e].name, !strcmp(in->mods[0], "ld") && lc_uni(v) ? v : LC(LC_UNK, 0), &changed);
+                for (int e = 0; e < d->nelem; e++)   /* (names without '%' parse as OP_SYM) */
+                    if ((d->elem[e].kind == OP_REG || d->elem[e].kind == OP_SYM) && d->elem[e].name)
+                        lc_set(E, d->elem[e].name, !strcmp(in->mods[0], "ld") && lc_uni(v) ? v : LC(LC_UNK, 0), &changed);
                 continue;
             }
-            if (d->kind != OP_REG) continue;
+            if ((d->kind != OP_REG && d->kind != OP_SYM) || !d->name) continue;
             if (d->name2) { lc_set(E, d->name, LC(LC_UNK, 0), &changed); lc_set(E, d->name2, LC(LC_UNK, 0), &changed); continue; }
             if (!strcmp(in->mods[0], "setp") && in->nops >= 3 && !lc_uni(v)) v = LC(LC_UNK, 0);
             if ((!strcmp(in->mods[0], "setp") || !strcmp(in->mods[0], "set")) && !lc_uni(v)) v = LC(LC_UNK, 0);
@@ -2150,7 +2154,7 @@ static int lane_post_check_needed(emit_t *E, const ptx_insn_t *in)
     const char *op = in->mods[0];
     int cvt = !strcmp(op, "cvt"), wide = (!strcmp(op, "mul") || !strcmp(op, "mad")) && has(in, "wide");
     if (!cvt && !wide && strcmp(op, "shr")) return 0;
-    if (in->nops < 2 || in->ops[0].kind != OP_REG || in->ops[0].name2) return 0;
+    if (in->nops < 2 || (in->ops[0].kind != OP_REG && in->ops[0].kind != OP_SYM) || !in->ops[0].name || in->ops[0].name2) return 0;
     if (cvt) {
         ty_t d = ity(in, 0), s2 = ity(in, 1);
         if (!is_int(d) || !is_int(s2) || d.sz <= s2.sz) return 0;
@@ -2223,7 +2227,7 @@ static void emit_lane_insn(emit_t *E, const ptx_insn_t *in, int idx)
      * the compiler's time goes per loop); atomics and checked instructions keep their own */
     int post = lane_post_check_needed(E, in);
     int atomic = !strcmp(op, "atom") || !strcmp(op, "red");
-    if (!atomic && !post && in->nops >= 1 && in->ops[0].kind == OP_REG && !in->ops[0].name2 && !is_no_dest(op) &&
+    if (!atomic && !post && in->nops >= 1 && (in->ops[0].kind == OP_REG || in->ops[0].kind == OP_SYM) && in->ops[0].name && !in->ops[0].name2 && !is_no_dest(op) &&
         lane_uni_reg(E, in->ops[0].name)) {
         /* uniform destination (so uniform operands and guard): computed once, in lane 0 */
         OUT("{ const uint32_t __l = 0; ");
@@ -2634,6 +2638,84 @@ static int phase_kind(const ptx_insn_t *in, int *mode)
     return 0;
 }
 
+/* Registers declared in nested { } scopes of the entry (CUB's inline-asm blocks around shfl,
+ * call sequences) are renamed to unique function-level registers ("%f<4>" in scope 7 ->
+ * "%f_S7_<4>"), so that barrier phases can save them and lane groups can hold them; the
+ * scopes' other declarations (.param arrays) stay where they are. Innermost scopes first, so
+ * a name an inner scope shadows keeps its inner meaning. Idempotent (a second translation of
+ * the same entry finds nothing to rename). Measured: CuPy's mean over 256 floats (cub
+ * DeviceReduceSingleTileKernel, shfl inside asm scopes) ran on fibers before. */
+static void rename_opnd(ptx_prog_t *p, ptx_opnd_t *o, const ptx_var_t *v, const char *nb, size_t oldlen, int *oom)
+{
+    char **slots[3] = {&o->name, &o->name2, NULL};
+    if (o->kind == OP_VEC || o->kind == OP_LIST)
+        for (int e = 0; e < o->nelem; e++) rename_opnd(p, &o->elem[e], v, nb, oldlen, oom);
+    for (int k = 0; slots[k]; k++) {
+        char *n = *slots[k];
+        if (!n || !reg_match(v, n)) continue;
+        size_t L = strlen(nb) + strlen(n + oldlen);
+        char *r = ptx_alloc(p, L + 1);
+        if (!r) { *oom = 1; return; }
+        snprintf(r, L + 1, "%s%s", nb, n + oldlen);
+        *slots[k] = r;
+    }
+}
+
+static void flatten_scopes(emit_t *E, ptx_func_t *f)
+{
+    int n = f->ninsns, maxd = 0;
+    int *open = calloc((size_t)n + 1, sizeof(int)), *close = calloc((size_t)n + 1, sizeof(int));
+    int *sdepth = NULL, nsc = 0;
+    for (int i = 0; i < n; i++) if (f->insns[i].is_label == 2 && f->insns[i].scope + 1 > nsc) nsc = f->insns[i].scope + 1;
+    sdepth = calloc((size_t)nsc + 1, sizeof(int));
+    int *sopen = calloc((size_t)nsc + 1, sizeof(int)), *sclose = calloc((size_t)nsc + 1, sizeof(int));
+    if (!open || !close || !sdepth || !sopen || !sclose) { E->st = NPU_EHOSTMEM; goto out; }
+    {
+        int stack[256], sp = 0;
+        for (int i = 0; i < n; i++) {
+            const ptx_insn_t *in = &f->insns[i];
+            if (in->is_label == 2 && in->scope >= 0 && in->scope < nsc) {
+                if (sp < 256) stack[sp] = in->scope;
+                sp++;
+                sdepth[in->scope] = sp;
+                sopen[in->scope] = i;
+                sclose[in->scope] = n;
+                if (sp > maxd) maxd = sp;
+            } else if (in->is_label == 3 && sp > 0) {
+                sp--;
+                if (sp < 256) sclose[stack[sp]] = i;
+            }
+        }
+    }
+    for (int d = maxd; d >= 1; d--)
+        for (int vi = 0; vi < f->nlocals; vi++) {
+            ptx_var_t *v = &f->locals[vi];
+            if (v->space != SP_REG || v->scope <= 0 || v->scope >= nsc || sdepth[v->scope] != d) continue;
+            char nb[200];
+            snprintf(nb, sizeof nb, "%s_S%d%s", v->name, v->scope, v->nregs ? "_" : "");
+            size_t oldlen = strlen(v->name);
+            int oom = 0;
+            for (int i = sopen[v->scope] + 1; i < sclose[v->scope] && i < n; i++) {
+                ptx_insn_t *in = &f->insns[i];
+                if (in->is_label) continue;
+                for (int k = 0; k < in->nops; k++) rename_opnd(E->p, &in->ops[k], v, nb, oldlen, &oom);
+                if (in->pred && reg_match(v, in->pred)) {
+                    size_t L = strlen(nb) + strlen(in->pred + oldlen);
+                    char *r = ptx_alloc(E->p, L + 1);
+                    if (!r) { oom = 1; break; }
+                    snprintf(r, L + 1, "%s%s", nb, in->pred + oldlen);
+                    in->pred = r;
+                }
+            }
+            char *nm = ptx_strndup(E->p, nb, strlen(nb));
+            if (oom || !nm) { E->st = NPU_EHOSTMEM; goto out; }
+            v->name = nm;
+            v->scope = 0;
+        }
+out:
+    free(open); free(close); free(sdepth); free(sopen); free(sclose);
+}
+
 /* Decides phase mode for the entry and computes the live sets; 0 = not eligible. */
 static int lower_phases(emit_t *E)
 {
@@ -2652,7 +2734,12 @@ static int lower_phases(emit_t *E)
         if (in->is_label) continue;
         if (!is_stop(in)) continue;
         int md;
-        if (!phase_kind(in, &md) || depth != 0) return 0;
+        if (!phase_kind(in, &md)) {
+            if (ptx_dump_enabled("lower"))
+                fprintf(stderr, "== ptx lower: %s: no barrier phases: %s%s at line %d%s\n", f->name, in->pred ? "predicated " : "",
+                        in->opcode, in->line, depth ? " (inside a nested scope)" : "");
+            return 0;
+        }
         nbar++;
     }
     if (!nbar) return 0;
@@ -2744,7 +2831,13 @@ static int lower_phases(emit_t *E)
             for (int rr = 0; sidx >= 0 && rr < nregs; rr++)
                 if (live[(size_t)sidx * words + rr / 64] >> (rr % 64) & 1) {
                     sym_t sy = lookup(E, names[rr]);
-                    if (sy.kind != SY_REG || sy.v->scope != 0) { ok = 0; break; }  /* nested-scope or param register */
+                    if (sy.kind != SY_REG || sy.v->scope != 0) {   /* nested-scope or param register */
+                        if (ptx_dump_enabled("lower"))
+                            fprintf(stderr, "== ptx lower: %s: no barrier phases: %s live across line %d is not a function-level register\n",
+                                    f->name, names[rr], in->line);
+                        ok = 0;
+                        break;
+                    }
                     E->bar_live[k][E->bar_nlive[k]++] = (char *)names[rr];
                 }
         }
@@ -3015,6 +3108,7 @@ static void emit_entry(emit_t *E)
             /* the group runs as lanes when all 16 threads stopped at the same point */
             OUT("if (__lanes_ok) {\nuint32_t __r0 = __resume[__ling], __uni = __r0 != 0xffffffffu;\n"
                 "for (__l = 1; __l < NPU_LANES; __l++) __uni &= __resume[__ling + __l] == __r0;\n"
+                "if (__uni && __kind[__r0] == 5) for (__l = 0; __l < NPU_LANES; __l++) __uni &= !__cr[__ling + __l];\n"
                 "if (__uni && !__gdv[__ling / NPU_LANES]) {\nif (__hold && __kind[__r0] == 1) { __alive = 1; goto __gnext; }\n*__curlin = __ling;\nswitch (__r0) {\n");
             for (int k = 0; k < E->nbar; k++) {
                 OUT("case %d: ", k + 1);
@@ -3034,7 +3128,8 @@ static void emit_entry(emit_t *E)
         OUT("for (uint32_t __l2 = 0; __l2 < NPU_LANES && __xg + __l2 < __nx; __l2++) {\n");
         OUT("const uint32_t __x = __xg + __l2, __lin = __ling + __l2;\n");
         OUT("if (!__dk) {\nif (__resume[__lin] == 0xffffffffu) continue;\n");
-        OUT("if (__hold && __kind[__resume[__lin]] == 1) { __alive = 1; continue; }   /* a barrier waits for warps in collectives */\n}\n");
+        OUT("if (__hold && __kind[__resume[__lin]] == 1) { __alive = 1; continue; }   /* a barrier waits for warps in collectives */\n");
+        OUT("if (__kind[__resume[__lin]] == 5 && __cr[__lin]) { __alive = 1; continue; }   /* a warp sync waits for its mask */\n}\n");
         OUT("*__curlin = __lin;\n");
         OUT("npu_tctx_t __tc; __tc.b = b; __tc.tid[0] = __x; __tc.tid[1] = __y; __tc.tid[2] = __z; __tc.linear = __lin;"
             " __tc.lane = __lin & 31u; __tc.warp = __lin >> 5; __tc.exec = 0; npu_tctx_t *t = &__tc; (void)t;\n");
@@ -3078,6 +3173,11 @@ static void emit_entry(emit_t *E)
             "    switch (__kmode[__k]) { case 0: __cr[__i] = __bal == __m; break; case 1: __cr[__i] = __bal != 0; break;\n"
             "      case 2: __cr[__i] = __bal == 0 || __bal == __m; break; default: __cr[__i] = __bal; } break; }\n"
             "  case 4: __cr[__i] = __peers; break;\n"
+            /* bar.warp.sync: held (__cr = 1) until every lane of its mask is at a warp sync (any
+             * one: __syncwarp sites pair up by mask) or has exited */
+            "  case 5: { uint32_t __ok = 1; for (uint32_t __j = 0; __j < 32 && __base + __j < __nt; __j++)\n"
+            "      if ((__cm[__i] >> __j & 1) && __resume[__base + __j] != 0xffffffffu && __kind[__resume[__base + __j]] != 5) __ok = 0;\n"
+            "    __cr[__i] = !__ok; break; }\n"
             "  case 7: if (__i == __base + (uint32_t)__builtin_ctz(__peers)) __wmma_mma(__cw + (size_t)__base * 24u, __cwr + (size_t)__base * 8u, __kmode[__k]); break;\n"
             "  case 6: { uint32_t __acc = 0; int __first = 1;\n"
             "    for (uint32_t __j = 0; __j < 32; __j++) { if (!(__m >> __j & 1)) continue; uint32_t __v = __ca[__base + __j];\n"
@@ -3147,7 +3247,8 @@ npu_status_t ptx_translate(ptx_prog_t *p, ptx_func_t *entry, ptx_out_t *out)
     ptx_param_layout(entry, E.kp, &E.kp_size);
 
     /* lower (closure + mode), then check every function */
-    int sync = lower_closure(&E);
+    int sync = lower_closure(&E);          /* (parses the bodies) */
+    if (E.st == NPU_OK) flatten_scopes(&E, entry);
     for (int i = 0; i < E.nfuncs && E.st == NPU_OK; i++) check_func(&E, E.funcs[i]);
     if (E.st == NPU_OK && ptx_dump_enabled("check"))
         fprintf(stderr, "== ptx check: %s: %d function(s) ok\n", entry->name, E.nfuncs);
