@@ -650,6 +650,20 @@ static npu_status_t run_i32(const npu_cube_gemm_t *g)
     return NPU_OK;
 }
 
+/* Small GEMMs run on the calling thread only. OpenBLAS splits any sgemm above 2^18
+ * multiply-adds over its thread pool, whose helper then spins (sched_yield) until the next
+ * call: with GEMMs every few hundred microseconds (a training step of examples/train_cupy.py
+ * has 8 GEMMs of 2^20..2^22 MACs between ~60 kernels) it never sleeps and takes one of the
+ * two cores from the kernels and the Python thread. Measured on this 2-vCPU guest, 3 runs
+ * each: train_cupy 620-690 steps/s with OpenBLAS held to 1 thread, 432-605 without.
+ * openblas_set_num_threads is process-wide, so the switch is made under a lock and undone
+ * right after; a large GEMM starting on another stream inside that window runs on one
+ * thread (slower, never wrong). */
+extern void openblas_set_num_threads(int num_threads);
+extern int openblas_get_num_threads(void);
+#define CUBE_SMALL_MACS (1.0 * (1 << 22))
+static pthread_mutex_t cube_small_mu = PTHREAD_MUTEX_INITIALIZER;
+
 npu_status_t npu_cube_gemm_run(const npu_cube_gemm_t *g)
 {
     NPU_OBS_GEMM_SCOPE(g);  /* observability (npu_obs.h) */
@@ -658,12 +672,23 @@ npu_status_t npu_cube_gemm_run(const npu_cube_gemm_t *g)
         return st;
     if (g->m == 0 || g->n == 0 || g->batch == 0)
         return NPU_OK;
+    int small = (double)g->m * (double)g->n * (double)(g->k ? g->k : 1) <= CUBE_SMALL_MACS, saved = 1;
+    if (small) {
+        pthread_mutex_lock(&cube_small_mu);
+        saved = openblas_get_num_threads();
+        if (saved > 1) openblas_set_num_threads(1);
+    }
     switch (g->compute) {
     case NPU_CUBE_COMPUTE_F32: st = run_f32(g); break;
     case NPU_CUBE_COMPUTE_F64: st = run_f64(g); break;
     case NPU_CUBE_COMPUTE_I32: st = run_i32(g); break;
-    default: return NPU_ENOTSUP;
+    default: st = NPU_ENOTSUP; break;
     }
+    if (small) {
+        if (saved > 1) openblas_set_num_threads(saved);
+        pthread_mutex_unlock(&cube_small_mu);
+    }
+    if (st == NPU_ENOTSUP) return st;
     pthread_once(&scratch_once, scratch_init);
     scratch_trim();
     return st;
