@@ -992,13 +992,14 @@ static int cmp_expr(emit_t *E, const ptx_insn_t *in, const char *cmp, ty_t t, co
     if (t.c == 'f' || t.c == 'h' || t.c == 'g') {
         if (t.c == 'h') { a = S(E, "__h2d(%s)", a); b = S(E, "__h2d(%s)", b); }
         if (t.c == 'g') { a = S(E, "__b2d(%s)", a); b = S(E, "__b2d(%s)", b); }
-        const char *nan = S(E, "(%s != %s || %s != %s)", a, a, b, b);
+        /* bitwise | & on the 0/1 comparison results (no short-circuit branches: lane loops vectorize) */
+        const char *nan = S(E, "((%s != %s) | (%s != %s))", a, a, b, b);
         static const char *ord[][2] = {{"eq", "=="}, {"ne", "!="}, {"lt", "<"}, {"le", "<="}, {"gt", ">"}, {"ge", ">="}};
         for (int i = 0; i < 6; i++) {
             if (!strcmp(cmp, ord[i][0]))
-                x = i == 1 ? S(E, "(!%s && %s != %s)", nan, a, b) : S(E, "(%s %s %s)", a, ord[i][1], b);
+                x = i == 1 ? S(E, "(!%s & (%s != %s))", nan, a, b) : S(E, "(%s %s %s)", a, ord[i][1], b);
             else if (!strncmp(cmp, ord[i][0], 2) && cmp[2] == 'u' && !cmp[3])
-                x = S(E, "(%s || %s %s %s)", nan, a, ord[i][1], b);
+                x = S(E, "(%s | (%s %s %s))", nan, a, ord[i][1], b);
         }
         if (!strcmp(cmp, "num")) x = S(E, "(!%s)", nan);
         if (!strcmp(cmp, "nan")) x = nan;
@@ -1024,7 +1025,7 @@ static void emit_setp(emit_t *E, const ptx_insn_t *in)
     NEED(3);
     const char *cmp = in->nmods > 1 ? in->mods[1] : "";
     ty_t t = ity(in, 0);
-    const char *bop = has(in, "and") ? "&&" : has(in, "or") ? "||" : has(in, "xor") ? "^" : NULL;
+    const char *bop = has(in, "and") ? "&" : has(in, "or") ? "|" : has(in, "xor") ? "^" : NULL;
     const ptx_opnd_t *d = &in->ops[0];
     if (t.c == 'H' || t.c == 'G') {
         /* packed: p = low halves compared, q = high halves compared */
@@ -1070,7 +1071,7 @@ static void emit_set(emit_t *E, const ptx_insn_t *in)
     ty_t dt = ity(in, 0), st = ity(in, 1);
     if (!st.c) st = dt;
     const char *x;
-    const char *bop0 = has(in, "and") ? "&&" : has(in, "or") ? "||" : has(in, "xor") ? "^" : NULL;
+    const char *bop0 = has(in, "and") ? "&" : has(in, "or") ? "|" : has(in, "xor") ? "^" : NULL;
     const char *cpred = bop0 && in->nops >= 4 ? A(3, TY('p', 1)) : "0";
     unsigned one = dt.c == 'h' || dt.c == 'H' ? 0x3c00u : dt.c == 'g' || dt.c == 'G' ? 0x3f80u : 0xffffu;
     if (st.c == 'H' || st.c == 'G') {
@@ -1096,7 +1097,7 @@ static void emit_set(emit_t *E, const ptx_insn_t *in)
         fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode);
         return;
     }
-    const char *bop = has(in, "and") ? "&&" : has(in, "or") ? "||" : has(in, "xor") ? "^" : NULL;
+    const char *bop = has(in, "and") ? "&" : has(in, "or") ? "|" : has(in, "xor") ? "^" : NULL;
     if (bop) { NEED(4); x = S(E, "(%s %s %s)", x, bop, A(3, TY('p', 1))); }
     if (dt.c == 'f') wr(E, in, &in->ops[0], dt, S(E, "(%s ? 1.0f : 0.0f)", x));
     else wr(E, in, &in->ops[0], TY('u', 4), S(E, "(%s ? 0xffffffffu : 0u)", x));
