@@ -1596,6 +1596,12 @@ npu_status_t npu_exec_grid(npu_kfunc_t *f, const uint32_t grid[3], const uint32_
     return npu_exec_grid_checked(info, grid, block, dyn_shared, params);
 }
 
+int npu_exec_runners(void)
+{
+    pthread_once(&pool.once, pool_init);
+    return pool.nrunners;
+}
+
 npu_status_t npu_exec_grid_checked(npu_kfunc_info_t *info, const uint32_t grid[3],
                                    const uint32_t block[3], size_t dyn_shared,
                                    const uint8_t *params)

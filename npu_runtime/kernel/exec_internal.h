@@ -27,6 +27,9 @@ npu_status_t npu_exec_grid_checked(npu_kfunc_info_t *info, const uint32_t grid[3
                                    const uint32_t block[3], size_t dyn_shared,
                                    const uint8_t *params);
 
+/* Threads that run a grid's blocks (the caller plus the pool): TRANSFER_TO_NPU_THREADS. */
+int npu_exec_runners(void);
+
 /* CUDA device printf: fmt plus a packed argument buffer (each argument aligned to its size,
  * floats promoted to double). Writes one piece to stdout under the stdio lock. Returns the
  * number of arguments consumed, -1 for a NULL format, -2 on an internal error (as CUDA). */

@@ -3,7 +3,7 @@
 // transpose (incl. conjugate), non-square with lda > rows and padding left untouched, Hgemm,
 // GemmEx type/compute combinations (16F, 16BF, 32F incl. TF32 / FAST_16F / FAST_16BF, 64F,
 // 8I -> 32I), batched / strided-batched (typed and Ex), pointer mode device, the _64 form,
-// k = 0 and m = 0, stream ordering with async copies, and cuBLAS's documented bad-input codes.
+// mid-size sgemms (split into column panels by the cube), k = 0 and m = 0, stream ordering with async copies, and cuBLAS's documented bad-input codes.
 #include "blas_util.h"
 
 static cd tocd(float x) { return cd(x); }
@@ -33,9 +33,8 @@ static cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t a, cublasOperatio
 static const cublasOperation_t OPS[3] = { CUBLAS_OP_N, CUBLAS_OP_T, CUBLAS_OP_C };
 
 // typed gemm, every op combination, padding checked
-template <typename T> static void test_typed(cublasHandle_t h, bool cplx, double eps)
+template <typename T> static void test_typed(cublasHandle_t h, bool cplx, double eps, long m = 37, long n = 23, long k = 29)
 {
-    const long m = 37, n = 23, k = 29;
     int nops = cplx ? 3 : 2;
     for (int oa = 0; oa < nops; oa++) for (int ob = 0; ob < nops; ob++) {
         long ar = oa == 0 ? m : k, ac = oa == 0 ? k : m, br = ob == 0 ? k : n, bc = ob == 0 ? n : k;
@@ -418,6 +417,9 @@ int main()
     cublasHandle_t h;
     BK(cublasCreate(&h));
     test_typed<float>(h, false, 2e-6);
+    // 2^18 < m*n*k <= 2^22: the cube splits D's columns into panels on the block runners
+    test_typed<float>(h, false, 2e-6, 97, 131, 67);
+    test_typed<float>(h, false, 2e-6, 200, 33, 100);
     test_typed<double>(h, false, 1e-14);
     test_typed<cuComplex>(h, true, 4e-6);
     test_typed<cuDoubleComplex>(h, true, 1e-14);
