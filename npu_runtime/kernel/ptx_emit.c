@@ -3009,6 +3009,15 @@ static void emit_func(emit_t *E, ptx_func_t *g)
     OUT("return 0;\n}\n\n");
 }
 
+/* whether live register j of stop k is its first appearance over all stops (one slot each) */
+static int live_first(emit_t *E, int k, int j)
+{
+    for (int k2 = 0; k2 <= k; k2++)
+        for (int j2 = 0; j2 < (k2 == k ? j : E->bar_nlive[k2]); j2++)
+            if (!strcmp(E->bar_live[k2][j2], E->bar_live[k][j])) return 0;
+    return 1;
+}
+
 /* Lane-group prologue pieces shared by block and phase mode: the vector copy of the body is
  * generated first (into *vb) because it decides which instructions need scalar entry labels. */
 static void lane_prepare(emit_t *E, ptx_func_t *f, sb_t *vb)
@@ -3027,6 +3036,17 @@ static void lane_prepare(emit_t *E, ptx_func_t *f, sb_t *vb)
     *vb = E->out;
     E->out = save;
     if (vb->oom) E->st = NPU_EHOSTMEM;
+}
+
+/* declarations both entry forms put before their thread loops: the lane index, the divergence
+ * point and, with lanes, the lane arrays */
+static void lane_prologue(emit_t *E, ptx_func_t *f)
+{
+    OUT("uint32_t __l = 0, __dk = 0; (void)__l; (void)__dk;\n");
+    if (E->lanes) {
+        OUT("const int __lanes_ok = (__nx %% NPU_LANES) == 0;\n");
+        lane_regs(E, f, lane_decl1);
+    }
 }
 
 /* In the per-thread copy: a thread whose group left the lane copy at instruction i (__dk = i + 1)
@@ -3065,11 +3085,7 @@ static void emit_entry(emit_t *E)
         for (int k = 0; k < E->nbar; k++)
             for (int j = 0; j < E->bar_nlive[k]; j++) {
                 const char *n = E->bar_live[k][j];
-                int dup = 0;
-                for (int k2 = 0; k2 <= k && !dup; k2++)
-                    for (int j2 = 0; j2 < (k2 == k ? j : E->bar_nlive[k2]) && !dup; j2++)
-                        dup = !strcmp(E->bar_live[k2][j2], n);
-                if (dup) continue;
+                if (!live_first(E, k, j)) continue;
                 sym_t sy = lookup(E, n);
                 OUT("    %s %s;\n", ct(sy.ty), mangle(E, "r_", n));
                 any++;
@@ -3100,11 +3116,7 @@ static void emit_entry(emit_t *E)
         for (int k = 0; k < E->nbar; k++)
             for (int j = 0; j < E->bar_nlive[k]; j++) {
                 const char *n = E->bar_live[k][j];
-                int dup = 0;
-                for (int k2 = 0; k2 <= k && !dup; k2++)
-                    for (int j2 = 0; j2 < (k2 == k ? j : E->bar_nlive[k2]) && !dup; j2++)
-                        dup = !strcmp(E->bar_live[k2][j2], n);
-                if (dup) continue;
+                if (!live_first(E, k, j)) continue;
                 sym_t sy = lookup(E, n);
                 const char *S_ = mangle(E, "S_", n);
                 OUT("%s *%s = (%s *)__Lp; __Lp = (uint8_t *)(((uintptr_t)(%s + __nt) + 63u) & ~(uintptr_t)63u);\n", ct(sy.ty), S_, ct(sy.ty), S_);
@@ -3125,11 +3137,7 @@ static void emit_entry(emit_t *E)
         OUT("memset(__gdv, 0, __nt / NPU_LANES + 1u);\n");
         sb_t vb;
         lane_prepare(E, f, &vb);
-        OUT("uint32_t __l = 0, __dk = 0; (void)__l; (void)__dk;\n");
-        if (E->lanes) {
-            OUT("const int __lanes_ok = (__nx %% NPU_LANES) == 0;\n");
-            lane_regs(E, f, lane_decl1);
-        }
+        lane_prologue(E, f);
         OUT("for (;;) {\nint __alive = 0;\n");
         OUT("for (uint32_t __z = 0; __z < __nz; __z++)\nfor (uint32_t __y = 0; __y < __ny; __y++)\n"
             "for (uint32_t __xg = 0; __xg < __nx; __xg += NPU_LANES) {\n");
@@ -3231,11 +3239,7 @@ static void emit_entry(emit_t *E)
         OUT("uint32_t __curdummy; volatile uint32_t *__curlin = b->exec ? (volatile uint32_t *)b->exec : &__curdummy;\n");
         sb_t vb;
         lane_prepare(E, f, &vb);
-        OUT("uint32_t __l = 0, __dk = 0; (void)__l; (void)__dk;\n");
-        if (E->lanes) {
-            OUT("const int __lanes_ok = (__nx %% NPU_LANES) == 0;\n");
-            lane_regs(E, f, lane_decl1);
-        }
+        lane_prologue(E, f);
         OUT("for (uint32_t __z = 0; __z < __nz; __z++)\nfor (uint32_t __y = 0; __y < __ny; __y++)\n"
             "for (uint32_t __xg = 0; __xg < __nx; __xg += NPU_LANES) {\n");
         OUT("const uint32_t __ling = (__z * __ny + __y) * __nx + __xg; (void)__ling;\n__dk = 0;\n");
