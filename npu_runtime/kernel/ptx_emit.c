@@ -2367,6 +2367,11 @@ static int lanes_eligible(emit_t *E, ptx_func_t *f)
     if (E->thread_mode || E->memcheck || npu_env("NPU_PTX_NO_LANES")) return 0;
     if (f->ninsns > 800) return 0;   /* compile time: CUB's 1000-1200-instruction, 800-900-register
                                       * reduce kernels took 3.4-5.2 s with lanes, 0.3-0.8 s without */
+    int nmem = 0;                    /* each access is three small loops in the lane copy: */
+    for (int i = 0; i < f->ninsns; i++)  /* tests/ptx/int_ops.ptx (92 accesses) compiled in 0.45 s */
+        if (!f->insns[i].is_label && (!strcmp(f->insns[i].mods[0], "ld") || !strcmp(f->insns[i].mods[0], "st")))
+            nmem++;                  /* with lanes, 0.12 s without; tiled matmul (41) 0.25 s */
+    if (nmem > 64) return 0;
     int nregs = 0;
     for (int i = 0; i < f->nlocals; i++) {
         ptx_var_t *v = &f->locals[i];
