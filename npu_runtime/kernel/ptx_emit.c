@@ -60,6 +60,11 @@
  *    tiled SGEMM 7.64x / 0.90x -> 2.20x / 0.77x, histogram 5.02x -> 2.07x, transpose
  *    0.59x -> 0.95x C (1.26x PoCL); CuPy elementwise kernels (256x128 f32) 2-4 -> 1-1.5 ns
  *    per element. Lane copies roughly double the C the compiler sees (jit.c chose -O1 for it).
+ *    Group size: 32 lanes instead of 16 halved train_cupy's steps/s (540 vs 1080, 3 runs each:
+ *    the 64-bit lane arrays no longer stay in registers), so 16 stays. Tried and dropped:
+ *    predicates as bytes tested with two 64-bit words (cupy_maximum 1.45 -> 2.55 ns/element),
+ *    one address array + out-of-line gather/scatter for every access (tiled SGEMM 2.25x ->
+ *    2.85x C).
  *  - .func: `static int fn(npu_tctx_t *t, uint8_t *ret..., uint8_t *arg...)`: every parameter
  *    and return value is passed as a pointer to its bytes (the caller's .param array), which
  *    covers scalars, .b8 struct arrays and taking a parameter's address uniformly; gcc
