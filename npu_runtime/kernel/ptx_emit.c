@@ -55,11 +55,15 @@
  *    (the lane classes assume uniform control flow). Barrier phases save registers one array
  *    per register (S_X[thread]), so a lane group saves and restores 16 with one memcpy.
  *    Limits: entries up to 800 instructions and 512 registers (compile time), no memcheck.
- *    Measured (bench_kernels, 2-vCPU guest, ratios from one run each): vectorAdd 1.69x ->
- *    1.27x C, saxpy 2.27x -> 0.77x, reduction 4.02x C / 1.20x PoCL -> 2.03x / 0.90x,
- *    tiled SGEMM 7.64x / 0.90x -> 2.20x / 0.77x, histogram 5.02x -> 2.07x, transpose
- *    0.59x -> 0.95x C (1.26x PoCL); CuPy elementwise kernels (256x128 f32) 2-4 -> 1-1.5 ns
- *    per element. Lane copies roughly double the C the compiler sees (jit.c chose -O1 for it).
+ *    A load with a known stride other than its size (a shared tile's column) is a plain
+ *    strided loop; faults in it name the group's first thread.
+ *    Measured (bench_kernels, 2-vCPU guest; before -> after, ours in ms): vectorAdd 6.7 ->
+ *    4.8-5.6, saxpy 5.6 -> 3.3-3.7, reduction 16.0 -> 9.9-11.4 (PoCL 14-15), tiled SGEMM
+ *    328 -> 211-228 (PoCL 390), histogram 21 -> 7.8, transpose 26.7 -> 31.7 (PoCL 37);
+ *    the plain-C references moved a lot between runs of this VM (SGEMM 43-142 ms), so
+ *    only ratios of one run mean anything: see the closing notes. CuPy elementwise kernels
+ *    (256x128 f32) 2-4 -> 1-1.5 ns per element. Lane copies roughly double the C the
+ *    compiler sees (jit.c chose -O1 for it).
  *    Group size: 32 lanes instead of 16 halved train_cupy's steps/s (540 vs 1080, 3 runs each:
  *    the 64-bit lane arrays no longer stay in registers), so 16 stays. Tried and dropped:
  *    predicates as bytes tested with two 64-bit words (cupy_maximum 1.45 -> 2.55 ns/element),
