@@ -2104,7 +2104,7 @@ static void lane_classify(emit_t *E, ptx_func_t *f)
  * (a 32-bit shared offset may wrap); otherwise, or under a non-uniform guard, a per-lane loop.
  * The text of addresses and values refers to __l: a block declaring "const uint32_t __l = k"
  * evaluates them at lane k. */
-static void emit_lane_mem(emit_t *E, const ptx_insn_t *in, int st)
+static void emit_lane_mem(emit_t *E, const ptx_insn_t *in, int st, int idx)
 {
     ty_t t = ity(in, 0);
     if (!t.c) { E->lane_bad = 1; return; }
@@ -2167,6 +2167,13 @@ static void emit_lane_mem(emit_t *E, const ptx_insn_t *in, int st)
         else wr(E, in, vo, t, load_expr(E, pe, t, 0));
         OUT(" }");
         if (st) OUT(" memcpy(__p0_%d, __tv%d, sizeof __tv%d);", k, k, k);
+        if (ac.k == LC_AFF) {
+            /* affine but not contiguous here (a 32-bit offset wrapped, or the guard is off):
+             * per thread from this access on; no per-lane copy to compile */
+            E->divpt[idx] = 1;
+            OUT(" }\n    else if (__pg%d) { __dk = %d; goto __div; } }", k, idx + 1);
+            return;
+        }
         OUT(" }\n    else ");
     } else OUT("{ ");
     OUT("for (__l = 0; __l < NPU_LANES; __l++) if (%s) { *__curlin = __ling + __l; ", pred);
@@ -2267,7 +2274,7 @@ static void emit_lane_insn(emit_t *E, const ptx_insn_t *in, int idx)
     if ((!strcmp(op, "ld") || !strcmp(op, "ldu") || !strcmp(op, "st")) && vec_n(in) == 1 && !mem_order(in)) {
         int sp = space_mod(in);
         if (sp == SP_GLOBAL || sp == SP_SHARED || sp == SP_NONE || (sp == SP_PARAM && op[0] == 'l') || sp == SP_CONST) {
-            emit_lane_mem(E, in, op[0] == 's');
+            emit_lane_mem(E, in, op[0] == 's', idx);
             return;
         }
     }
