@@ -1506,7 +1506,8 @@ static void emit_phase_stop(emit_t *E, const ptx_insn_t *in)
         const char *w = mangle(E, "w_", E->bar_live[id - 1][k]);
         if (ln && lane_uni_reg(E, E->bar_live[id - 1][k])) OUT("for (__l = 0; __l < NPU_LANES; __l++) %s[(size_t)__ling + __l] = %s[0]; ", S_, w);
         else if (ln) OUT("memcpy(%s + __ling, %s, sizeof %s); ", S_, w, w);
-        else OUT("%s[%s] = %s; ", S_, ix, r);
+        else if (E->lanes) OUT("%s[%s] = %s; ", S_, ix, r);
+        else OUT("__L[%s].%s = %s; ", ix, r, r);
     }
     if (ln) OUT("__alive = 1; goto __gnext; __VB%d: ;", id);
     else OUT("__resume[%s] = %d; __alive = 1; goto __next; __B%d: ;", ix, id, id);
@@ -3181,9 +3182,12 @@ static void emit_entry(emit_t *E)
         if (E->memcheck) OUT("rt->memcheck(&(npu_tctx_t){ .b = b }, (uint64_t)(uintptr_t)__st, (uint32_t)__need, 0xffffffffu, 0);   /* memcheck: the block state is valid */\n");
         OUT("uint32_t *__resume = (uint32_t *)__st;\n");
         OUT("uint8_t *__lfbase = __st + (((size_t)__nt * 4u + 15u) & ~(size_t)15u); (void)__lfbase;\n");
-        /* saved registers, one array per register (a lane group saves/restores 16 at once) */
+        /* saved registers: one array per register when lane groups save/restore 16 at once,
+         * else one struct per thread (per-thread code: transpose 4096^2 67 -> 62 ms, one core) */
+        E->lanes = lanes_eligible(E, f);
         OUT("uint8_t *__Lp = __lfbase + (size_t)__nt * %uu;\n", lsz);
-        for (int k = 0; k < E->nbar; k++)
+        if (!E->lanes) OUT("struct __live *__L = (struct __live *)__Lp; __Lp = (uint8_t *)(__L + __nt);\n");
+        for (int k = 0; k < E->nbar && E->lanes; k++)
             for (int j = 0; j < E->bar_nlive[k]; j++) {
                 const char *n = E->bar_live[k][j];
                 if (!live_first(E, k, j)) continue;
@@ -3210,7 +3214,7 @@ static void emit_entry(emit_t *E)
         lane_prologue(E, f);
         OUT("for (;;) {\nint __alive = 0;\n");
         OUT("for (uint32_t __z = 0; __z < __nz; __z++)\nfor (uint32_t __y = 0; __y < __ny; __y++)\n"
-            "for (uint32_t __xg = 0; __xg < __nx; __xg += NPU_LANES) {\n");
+            "for (uint32_t __xg = 0; __xg < __nx; __xg += %s) {\n", E->lanes ? "NPU_LANES" : "__nx");
         OUT("const uint32_t __ling = (__z * __ny + __y) * __nx + __xg; (void)__ling;\n__dk = 0;\n");
         if (E->lanes) {
             /* the group runs as lanes when all 16 threads stopped at the same point */
@@ -3233,7 +3237,8 @@ static void emit_entry(emit_t *E)
             OUT("__vret: for (__l = 0; __l < NPU_LANES; __l++) __resume[(size_t)__ling + __l] = 0xffffffffu;\ngoto __gnext;\n}\n}\n__div: if (__dk) __gdv[__ling / NPU_LANES] = 1;\n");
         }
         free(vb.s);
-        OUT("for (uint32_t __l2 = 0; __l2 < NPU_LANES && __xg + __l2 < __nx; __l2++) {\n");
+        /* without a lane copy one pass covers the row (the 16-thread grouping cost ~8%) */
+        OUT("for (uint32_t __l2 = 0; %s; __l2++) {\n", E->lanes ? "__l2 < NPU_LANES && __xg + __l2 < __nx" : "__l2 < __nx");
         OUT("const uint32_t __x = __xg + __l2, __lin = __ling + __l2;\n");
         OUT("if (!__dk) {\nif (__resume[__lin] == 0xffffffffu) continue;\n");
         OUT("if (__hold && __kind[__resume[__lin]] == 1) { __alive = 1; continue; }   /* a barrier waits for warps in collectives */\n");
@@ -3250,7 +3255,8 @@ static void emit_entry(emit_t *E)
             OUT("case %d: ", k + 1);
             for (int j = 0; j < E->bar_nlive[k]; j++) {
                 const char *r = mangle(E, "r_", E->bar_live[k][j]);
-                OUT("%s = %s[__lin]; ", r, mangle(E, "S_", E->bar_live[k][j]));
+                if (E->lanes) OUT("%s = %s[__lin]; ", r, mangle(E, "S_", E->bar_live[k][j]));
+                else OUT("%s = __L[__lin].%s; ", r, r);
             }
             OUT("goto __B%d;\n", k + 1);
         }
@@ -3311,14 +3317,15 @@ static void emit_entry(emit_t *E)
         lane_prepare(E, f, &vb);
         lane_prologue(E, f);
         OUT("for (uint32_t __z = 0; __z < __nz; __z++)\nfor (uint32_t __y = 0; __y < __ny; __y++)\n"
-            "for (uint32_t __xg = 0; __xg < __nx; __xg += NPU_LANES) {\n");
+            "for (uint32_t __xg = 0; __xg < __nx; __xg += %s) {\n", E->lanes ? "NPU_LANES" : "__nx");
         OUT("const uint32_t __ling = (__z * __ny + __y) * __nx + __xg; (void)__ling;\n__dk = 0;\n");
         if (E->lanes) {
             OUT("if (__lanes_ok) {\n*__curlin = __ling;\n%s", vb.s ? vb.s : "");
             OUT("__vret: goto __gnext;\n}\n__div: ;\n");
         }
         free(vb.s);
-        OUT("for (uint32_t __l2 = 0; __l2 < NPU_LANES && __xg + __l2 < __nx; __l2++) {\n");
+        /* without a lane copy one pass covers the row (the 16-thread grouping cost ~8%) */
+        OUT("for (uint32_t __l2 = 0; %s; __l2++) {\n", E->lanes ? "__l2 < NPU_LANES && __xg + __l2 < __nx" : "__l2 < __nx");
         OUT("const uint32_t __x = __xg + __l2, __lin = __ling + __l2;\n");
         OUT("*__curlin = __lin;\n");
         OUT("npu_tctx_t __tc; __tc.b = b; __tc.tid[0] = __x; __tc.tid[1] = __y; __tc.tid[2] = __z; __tc.linear = __lin;"
