@@ -2160,14 +2160,29 @@ static void emit_lane_mem(emit_t *E, const ptx_insn_t *in, int st, int idx)
         }
         /* through a local array and memcpy: gcc vectorizes loops over locals without the
          * run-time alias checks its -O2 cost model refuses */
-        OUT(" uint8_t __tv%d[NPU_LANES * %du] __attribute__((aligned(64))); ", k, t.sz);
-        if (!st) OUT("memcpy(__tv%d, __p0_%d, sizeof __tv%d); ", k, k, k);
-        OUT("for (__l = 0; __l < NPU_LANES; __l++) { ");
-        const char *pe = S(E, "(__tv%d + __l * %du)", k, t.sz);
-        if (st) store(E, pe, t, A(1, t), 0);
-        else wr(E, in, vo, t, load_expr(E, pe, t, 0));
-        OUT(" }");
-        if (st) OUT(" memcpy(__p0_%d, __tv%d, sizeof __tv%d);", k, k, k);
+        /* a register whose lane array has the access's exact type and size (f32 <-> float,
+         * 32/64-bit integer <-> uintN_t of that size, not uniform) is copied directly */
+        const ptx_opnd_t *ro = st ? &in->ops[1] : vo;
+        const char *direct = NULL;
+        if ((ro->kind == OP_REG || ro->kind == OP_SYM) && ro->name && !ro->name2 && !ro->neg && t.sz >= 4) {
+            sym_t rs = lookup(E, ro->name);
+            if (rs.kind == SY_REG && !lane_uni_reg(E, ro->name) && rs.ty.sz == t.sz &&
+                ((rs.ty.c == 'f' && t.c == 'f') || (rs.ty.c == 'u' && is_int(t))))
+                direct = mangle(E, "w_", ro->name);
+        }
+        if (direct) {
+            if (st) OUT(" memcpy(__p0_%d, %s, sizeof %s);", k, direct, direct);
+            else OUT(" memcpy(%s, __p0_%d, sizeof %s);", direct, k, direct);
+        } else {
+            OUT(" uint8_t __tv%d[NPU_LANES * %du] __attribute__((aligned(64))); ", k, t.sz);
+            if (!st) OUT("memcpy(__tv%d, __p0_%d, sizeof __tv%d); ", k, k, k);
+            OUT("for (__l = 0; __l < NPU_LANES; __l++) { ");
+            const char *pe = S(E, "(__tv%d + __l * %du)", k, t.sz);
+            if (st) store(E, pe, t, A(1, t), 0);
+            else wr(E, in, vo, t, load_expr(E, pe, t, 0));
+            OUT(" }");
+            if (st) OUT(" memcpy(__p0_%d, __tv%d, sizeof __tv%d);", k, k, k);
+        }
         if (ac.k == LC_AFF) {
             /* affine but not contiguous here (a 32-bit offset wrapped, or the guard is off):
              * per thread from this access on; no per-lane copy to compile */
