@@ -180,7 +180,8 @@ static size_t var_size(const ptx_var_t *v)
 static uint8_t *var_addr(npu_kmodule_t *m, const char *name, size_t off)
 {
     for (int i = 0; i < m->prog.nvars; i++)
-        if (m->gaddr[i] && !strcmp(m->prog.vars[i].name, name)) return m->gaddr[i] + off;
+        if (m->gaddr[i] && !strcmp(m->prog.vars[i].name, name))   /* (an address only: may point anywhere) */
+            return (uint8_t *)((uintptr_t)m->gaddr[i] + off);
     return NULL;
 }
 
