@@ -1405,6 +1405,20 @@ static npu_status_t worker_prepare(exec_worker_t *w, exec_grid_t *g)
     return NPU_OK;
 }
 
+/* Translated kernels are compiled with -march=native and use 512-bit registers; gcc's znver4
+ * tuning emits no vzeroupper, so a runner thread came back with the upper halves dirty and
+ * every later SSE instruction of that thread paid for it: the host program's own float code
+ * ran 3x slower after the first lane-group SGEMM when the host thread had helped run it
+ * (bench_kernels' plain-C SGEMM 45 -> 135 ms, for the rest of the process). */
+static inline void exec_clear_upper(void)
+{
+#if defined(__x86_64__)
+    static int avx = -1;
+    if (avx < 0) avx = __builtin_cpu_supports("avx") ? 1 : 0;
+    if (avx) __asm__ volatile("vzeroupper" ::: "memory");
+#endif
+}
+
 static npu_status_t run_block(exec_worker_t *w, exec_grid_t *g, uint64_t lin)
 {
     npu_bctx_t *b = &w->b;
@@ -1439,12 +1453,14 @@ static npu_status_t run_block(exec_worker_t *w, exec_grid_t *g, uint64_t lin)
         w->thread_mode = 1;
         w->in_kernel = fi.enabled;
         run_threads(w, g);
+        exec_clear_upper();
     } else {
         w->thread_mode = 0;
         if (sigsetjmp(w->jb, 0) == 0) {
             w->in_kernel = fi.enabled;          /* w->jb is valid from here on */
             if (info->block_fn) {
                 info->block_fn(b, g->params);
+                exec_clear_upper();
             } else {                            /* no barriers: threads one after another */
                 npu_tctx_t t;
                 memset(&t, 0, sizeof t);
