@@ -59,9 +59,10 @@
  *    strided loop; faults in it name the group's first thread.
  *    Measured (bench_kernels, 2-vCPU guest; before -> after, ours in ms): vectorAdd 6.7 ->
  *    4.8-5.6, saxpy 5.6 -> 3.3-3.7, reduction 16.0 -> 9.9-11.4 (PoCL 14-15), tiled SGEMM
- *    328 -> 211-228 (PoCL 390), histogram 21 -> 7.8, transpose 26.7 -> 31.7 (PoCL 37);
- *    the plain-C references moved a lot between runs of this VM (SGEMM 43-142 ms), so
- *    only ratios of one run mean anything: see the closing notes. CuPy elementwise kernels
+ *    328 -> 202-219 (PoCL 390; plain C 45-50, so 4.3-4.5x), histogram 21 -> 7.7, transpose
+ *    26.7 -> 30-32 (PoCL 32-37). (Plain-C references that ran after a lane kernel on the same
+ *    thread were 3x slow until exec.c cleared the vector upper state after each block: see
+ *    exec_clear_upper.) CuPy elementwise kernels
  *    (256x128 f32) 2-4 -> 1-1.5 ns per element. Lane copies roughly double the C the
  *    compiler sees (jit.c chose -O1 for it).
  *    Group size: 32 lanes instead of 16 halved train_cupy's steps/s (540 vs 1080, 3 runs each:
