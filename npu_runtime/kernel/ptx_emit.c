@@ -1981,6 +1981,15 @@ static int imm_val(const ptx_opnd_t *o, long long *v)
     *v = (long long)o->imm;
     return 1;
 }
+/* whether in's guard predicate (if any) is uniform over the group's lanes */
+static int lc_uni_guard(emit_t *E, const ptx_insn_t *in)
+{
+    if (!in->pred) return 1;
+    ptx_opnd_t p = {0};
+    p.kind = OP_REG;
+    p.name = in->pred;
+    return lc_uni(lc_opnd(E, &p));
+}
 static lcls_t lc_small(long long c) { return (c > -(1ll << 24) && c < (1ll << 24)) ? LC(LC_AFF, c) : LC(LC_AFF, LC_RT); }
 static int lc_rt(lcls_t a) { return a.k == LC_AFF && a.c == LC_RT; }
 
@@ -1989,12 +1998,7 @@ static lcls_t lc_eval(emit_t *E, const ptx_insn_t *in)
 {
     const char *op = in->mods[0];
     lcls_t U = LC(LC_AFF, 0), X = LC(LC_UNK, 0);
-    if (in->pred) {
-        ptx_opnd_t p = {0};
-        p.kind = OP_REG;
-        p.name = in->pred;
-        if (!lc_uni(lc_opnd(E, &p))) return X;
-    }
+    if (!lc_uni_guard(E, in)) return X;
     if (!lane_op_ok(in) && strcmp(op, "ld") && strcmp(op, "ldu")) return X;
     if (!strcmp(op, "atom") || has(in, "cc") || !strcmp(op, "addc") || !strcmp(op, "subc") || !strcmp(op, "madc")) return X;
     int n = in->nops;
@@ -2086,7 +2090,6 @@ static void lane_classify(emit_t *E, ptx_func_t *f)
             }
             if ((d->kind != OP_REG && d->kind != OP_SYM) || !d->name) continue;
             if (d->name2) { lc_set(E, d->name, LC(LC_UNK, 0), &changed); lc_set(E, d->name2, LC(LC_UNK, 0), &changed); continue; }
-            if (!strcmp(in->mods[0], "setp") && in->nops >= 3 && !lc_uni(v)) v = LC(LC_UNK, 0);
             if ((!strcmp(in->mods[0], "setp") || !strcmp(in->mods[0], "set")) && !lc_uni(v)) v = LC(LC_UNK, 0);
             lc_set(E, d->name, v, &changed);
         }
@@ -2116,13 +2119,7 @@ static void emit_lane_mem(emit_t *E, const ptx_insn_t *in, int st, int idx)
     const char *a = addr(E, in, ao, sp);
     const char *pred = lane_pred(E, in);
     lcls_t ac = lc_addr(E, ao);
-    int upred = 1;
-    if (in->pred) {
-        ptx_opnd_t po = {0};
-        po.kind = OP_REG;
-        po.name = in->pred;
-        upred = lc_uni(lc_opnd(E, &po));
-    }
+    int upred = lc_uni_guard(E, in);
     int k = E->tmp++;
     if (upred && lc_uni(ac)) {
         if (st) {
@@ -2139,8 +2136,9 @@ static void emit_lane_mem(emit_t *E, const ptx_insn_t *in, int st, int idx)
         }
         return;
     }
-    int vec = upred && !(ac.k == LC_AFF && ac.c != LC_RT && ac.c != t.sz && ac.c != 0);
-    if (upred && !st && ac.k == LC_AFF && ac.c != LC_RT && ac.c != t.sz && ac.c != 0) {
+    int strided = ac.k == LC_AFF && ac.c != LC_RT && ac.c != t.sz && ac.c != 0;   /* known stride != size */
+    int vec = upred && !strided;
+    if (upred && !st && strided) {
         /* a load with a known stride (a column of a shared tile): lane l reads lane 0's address
          * + l*c, without the per-lane fault bookkeeping (faults name the group's first thread) */
         OUT("{ uint8_t *__p0_%d; int __pg%d; { const uint32_t __l = 0; __p0_%d = %s; __pg%d = %s; } "
@@ -2159,10 +2157,10 @@ static void emit_lane_mem(emit_t *E, const ptx_insn_t *in, int st, int idx)
                 "for (__l = 0; __l < NPU_LANES; __l++) __pa%d[__l] = %s; __p0_%d = __pa%d[0];\n", k, k, k, k, pred, k, a, k, k);
             OUT("    if (__pg%d && __lane_contig(__pa%d, %du)) {", k, k, t.sz);
         }
-        /* through a local array and memcpy: gcc vectorizes loops over locals without the
-         * run-time alias checks its -O2 cost model refuses */
         /* a register whose lane array has the access's exact type and size (f32 <-> float,
-         * 32/64-bit integer <-> uintN_t of that size, not uniform) is copied directly */
+         * 32/64-bit integer <-> uintN_t of that size, not uniform) is copied directly; any
+         * other goes through a local array and memcpy (gcc vectorizes loops over locals
+         * without the run-time alias checks its cost model refuses) */
         const ptx_opnd_t *ro = st ? &in->ops[1] : vo;
         const char *direct = NULL;
         if ((ro->kind == OP_REG || ro->kind == OP_SYM) && ro->name && !ro->name2 && !ro->neg && t.sz >= 4) {
@@ -2202,10 +2200,7 @@ static void emit_lane_mem(emit_t *E, const ptx_insn_t *in, int st, int idx)
 /* lane copy of a guard or branch condition: uniform ones test lane 0 */
 static void emit_lane_cond(emit_t *E, const ptx_insn_t *in, const char *target, int idx)
 {
-    ptx_opnd_t po = {0};
-    po.kind = OP_REG;
-    po.name = in->pred;
-    if (lc_uni(lc_opnd(E, &po))) {
+    if (lc_uni_guard(E, in)) {
         OUT("{ int __u; { const uint32_t __l = 0; __u = %s; } if (__u) goto %s; }", lane_pred(E, in), target);
         return;
     }
@@ -2302,19 +2297,12 @@ static void emit_lane_insn(emit_t *E, const ptx_insn_t *in, int idx)
      * the compiler's time goes per loop); atomics and checked instructions keep their own */
     int post = lane_post_check_needed(E, in);
     int atomic = !strcmp(op, "atom") || !strcmp(op, "red");
-    if (!atomic && !post && in->nops >= 1 && (in->ops[0].kind == OP_REG || in->ops[0].kind == OP_SYM) && in->ops[0].name && !in->ops[0].name2 && !is_no_dest(op) &&
-        lane_uni_reg(E, in->ops[0].name)) {
-        /* uniform destination (so uniform operands and guard): computed once, in lane 0 */
+    int uni = !atomic && !post && in->nops >= 1 && (in->ops[0].kind == OP_REG || in->ops[0].kind == OP_SYM) &&
+              in->ops[0].name && !in->ops[0].name2 && !is_no_dest(op) && lane_uni_reg(E, in->ops[0].name);
+    if (uni) {              /* uniform destination (so uniform operands and guard): once, in lane 0 */
         E->lane_uni_dest = in->ops[0].name;
         OUT("{ const uint32_t __l = 0; ");
-        if (in->pred) OUT("if %s { ", lane_pred(E, in));
-        emit_insn(E, in);
-        if (in->pred) OUT(" }");
-        OUT(" }");
-        return;
-    }
-    int own = post || atomic;
-    if (own) OUT("for (__l = 0; __l < NPU_LANES; __l++) { ");
+    } else if (post || atomic) OUT("for (__l = 0; __l < NPU_LANES; __l++) { ");
     else { E->lane_fuse = 1; OUT("{ "); }
     if (in->pred) OUT("if %s { ", lane_pred(E, in));
     emit_insn(E, in);

@@ -25,8 +25,6 @@ typedef double __attribute__((may_alias)) a_f64;
 #define NPU_LANES 16u
 P_INL int __lane_contig(uint8_t *const *p, uint32_t sz) {
     uint32_t ok = 1; for (uint32_t l = 0; l < NPU_LANES; l++) ok &= p[l] == p[0] + (size_t)l * sz; return (int)ok; }
-P_INL int __lane_same(uint8_t *const *p) {
-    uint32_t ok = 1; for (uint32_t l = 1; l < NPU_LANES; l++) ok &= p[l] == p[0]; return (int)ok; }
 P_INL uint32_t __f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 P_INL float __u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 P_INL uint64_t __d2u(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
