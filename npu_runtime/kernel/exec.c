@@ -1413,9 +1413,8 @@ static npu_status_t worker_prepare(exec_worker_t *w, exec_grid_t *g)
 static inline void exec_clear_upper(void)
 {
 #if defined(__x86_64__)
-    static int avx = -1;
-    if (avx < 0) avx = __builtin_cpu_supports("avx") ? 1 : 0;
-    if (avx) __asm__ volatile("vzeroupper" ::: "memory");
+    /* (__builtin_cpu_supports reads libgcc's CPU model, filled before main: no lazy state) */
+    if (__builtin_cpu_supports("avx")) __asm__ volatile("vzeroupper" ::: "memory");
 #endif
 }
 
