@@ -475,6 +475,9 @@ static void pack_f32(npu_dtype_t t, const void *src, int64_t ld, int64_t rows, i
 #define ALIGN64(x) (((x) + 63) & ~(size_t)63)
 
 /* --------------------------------------------------------------- fp32 family ---- */
+#define CUBE_SMALL_MACS (1.0 * (1 << 22))
+#define CUBE_PANEL_MIN_MACS (1.0 * (1 << 18))   /* below: one thread (OpenBLAS's own threshold) */
+
 /* Mid-size fp32 GEMMs (see CUBE_SMALL_MACS) are split by columns of D into one panel per
  * block runner and run on the kernel executor's pool (npu_exec_grid_checked with a native
  * block function), each panel a single-threaded cblas_sgemm: the GEMM gets both cores without
@@ -501,12 +504,13 @@ static void cube_panel_block(npu_bctx_t *bc, const uint8_t *params)
 }
 
 static npu_kfunc_info_t cube_panels_info = { .name = "npu_cube_sgemm_panels", .param_size = 8, .block_fn = cube_panel_block };
-static __thread int cube_use_panels;    /* set by npu_cube_gemm_run for mid-size GEMMs */
 
 static void cube_sgemm(enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb, int m, int n, int k, float alpha,
                        const float *a, int lda, const float *b, int ldb, float beta, float *d, int ldd)
 {
-    int np = cube_use_panels ? npu_exec_runners() : 1;
+    /* mid-size only: npu_cube_gemm_run holds OpenBLAS to one thread for these */
+    double macs = (double)m * (double)n * (double)k;
+    int np = macs > CUBE_PANEL_MIN_MACS && macs <= CUBE_SMALL_MACS ? npu_exec_runners() : 1;
     if (np > n / 16) np = n / 16;
     if (np > 1 && k > 0) {
         cube_panels_t job = { ta, tb, m, n, k, lda, ldb, ldd, np, alpha, beta, a, b, d };
@@ -711,8 +715,6 @@ static npu_status_t run_i32(const npu_cube_gemm_t *g)
  * GFLOP/s), ~860 -> ~1000 steps/s. */
 extern void openblas_set_num_threads(int num_threads);
 extern int openblas_get_num_threads(void);
-#define CUBE_SMALL_MACS (1.0 * (1 << 22))
-#define CUBE_PANEL_MIN_MACS (1.0 * (1 << 18))   /* below: one thread (OpenBLAS's own threshold) */
 static pthread_mutex_t cube_small_mu = PTHREAD_MUTEX_INITIALIZER;
 
 npu_status_t npu_cube_gemm_run(const npu_cube_gemm_t *g)
@@ -729,7 +731,6 @@ npu_status_t npu_cube_gemm_run(const npu_cube_gemm_t *g)
         pthread_mutex_lock(&cube_small_mu);
         saved = openblas_get_num_threads();
         if (saved > 1) openblas_set_num_threads(1);
-        cube_use_panels = macs > CUBE_PANEL_MIN_MACS;
     }
     switch (g->compute) {
     case NPU_CUBE_COMPUTE_F32: st = run_f32(g); break;
@@ -738,11 +739,9 @@ npu_status_t npu_cube_gemm_run(const npu_cube_gemm_t *g)
     default: st = NPU_ENOTSUP; break;
     }
     if (small) {
-        cube_use_panels = 0;
         if (saved > 1) openblas_set_num_threads(saved);
         pthread_mutex_unlock(&cube_small_mu);
     }
-    if (st == NPU_ENOTSUP) return st;
     pthread_once(&scratch_once, scratch_init);
     scratch_trim();
     return st;
