@@ -14,6 +14,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 LIBDIR = os.path.join(ROOT, "build", "lib")
 LAUNCHER = os.path.join(ROOT, "scripts", "transfer-to-npu")
 TIMEOUT = int(os.environ.get("TTN_PY_TIMEOUT", "600"))
+# TTN_NATIVE_GPU=1 (scripts/gpu_diff.sh, on a machine with a real NVIDIA GPU): every script runs
+# plain, without the bridge, so the tests' expectations are checked against the real CUDA stack.
+NATIVE = os.environ.get("TTN_NATIVE_GPU") == "1"
 
 
 def clean_env(**extra):
@@ -30,6 +33,8 @@ def run_script(tmp_path, code, how="import", args=(), env=None, timeout=TIMEOUT)
     """Writes code to a script and runs it. how: 'import' (prepends `import transfer_to_npu`),
     'plain' (as is), 'module' (python3 -m transfer_to_npu), 'launcher' (scripts/transfer-to-npu)."""
     code = textwrap.dedent(code)
+    if NATIVE:
+        how = "plain"
     if how == "import":
         code = "import transfer_to_npu\n" + code
     script = tmp_path / "script.py"
@@ -68,6 +73,8 @@ def need(module):
 
 @pytest.fixture(autouse=True, scope="session")
 def _library_built():
+    if NATIVE:
+        return
     if not os.path.isfile(os.path.join(LIBDIR, "libtransfer_to_npu.so")):
         pytest.exit("build/lib/libtransfer_to_npu.so is missing: run `make` first", returncode=2)
 
