@@ -28,9 +28,17 @@
  *      next thread runs; .local frames live in the block state. Measured (bench_kernels,
  *      2 vCPU, loaded): tiled SGEMM 1024^3 10.1 s on fibers -> 1.2-1.75 s, 0.5-0.6x PoCL;
  *      transpose 868 -> 176 ms. NPU_PTX_NO_PHASES=1 turns it off;
- *    thread mode `npu_kentry_thread(t, params)` (fibers in exec.c) for everything with warp
- *      collectives (shfl/vote/match/redux/activemask/elect/bar.warp.sync), bar.arrive/bar.red,
- *      counted barriers, or barriers inside .funcs.
+ *      Warp collectives in the entry (shfl.sync, vote.sync, redux.sync, bar.warp.sync,
+ *      activemask, wmma.mma) are stop points too: a resolver between passes computes their
+ *      results. A *.sync op waits (the thread is held) until every live lane of its mask has
+ *      reached one with the same qualifiers and mask value, at any site, as the ISA says:
+ *      nvcc unrolls loops around __ballot_sync, so lanes with different trip counts meet in
+ *      different copies (found by tests/diff/diff_warp_half.cu checked against a host model
+ *      of the ISA; not yet recorded on a GPU); a pass
+ *      in which every live thread waited releases them with the lanes present;
+ *    thread mode `npu_kentry_thread(t, params)` (fibers in exec.c) for the other collectives
+ *      (match, elect, predicated ones), bar.arrive/bar.red, counted barriers, or barriers
+ *      inside .funcs.
  *    exit/ret in an entry end that thread's iteration; in a .func, exit returns 1 up the chain.
  *  - Nested scopes: registers declared inside { } of the entry (CUB's inline-asm blocks, call
  *    sequences) are renamed to unique function-level names first (flatten_scopes), so barrier
@@ -3178,7 +3186,7 @@ static void emit_entry(emit_t *E)
             "(void)__nctaid0; (void)__nctaid1; (void)__nctaid2;\n");
         /* the block state lives in the executor's per-worker scratch (freed with the worker) */
         OUT("npu_kexec_hdr_t *__xh = (npu_kexec_hdr_t *)b->exec;\n");
-        OUT("size_t __need = (size_t)__nt * (4u + %uu + sizeof(struct __live) + 16u + 24u + 128u + 1u) + 256u + 64u * %du;\n", lsz, nlive + 1);
+        OUT("size_t __need = (size_t)__nt * (4u + %uu + sizeof(struct __live) + 16u + 24u + 128u + 2u) + 256u + 64u * %du;\n", lsz, nlive + 1);
         OUT("if (__need > __xh->scratch_cap) { free(__xh->scratch); __xh->scratch = (uint8_t *)malloc(__need); __xh->scratch_cap = __xh->scratch ? __need : 0; }\n");
         OUT("uint8_t *__st = __xh->scratch;\n");
         OUT("if (!__st) { npu_tctx_t __t0; memset(&__t0, 0, sizeof __t0); __t0.b = b; rt->fault(&__t0, %d, 0, \"out of host memory for the block state\"); return; }\n",
@@ -3203,7 +3211,8 @@ static void emit_entry(emit_t *E)
             "*__cc2 = __cb + __nt, *__cm = __cc2 + __nt, *__cr = __cm + __nt, *__cp = __cr + __nt;\n"
             "(void)__cb; (void)__cc2; (void)__cp;\n"
             "uint32_t *__cw = __cp + __nt, *__cwr = __cw + (size_t)__nt * 24u; (void)__cw; (void)__cwr;\n"
-            "uint8_t *__gdv = (uint8_t *)(__cwr + (size_t)__nt * 8u); (void)__gdv;   /* per lane group: left the lane copy once */\n");
+            "uint8_t *__gdv = (uint8_t *)(__cwr + (size_t)__nt * 8u); (void)__gdv;   /* per lane group: left the lane copy once */\n"
+            "uint8_t *__chd = __gdv + __nt / NPU_LANES + 1u;   /* per thread: held at a warp collective until its mask is there */\n");
         /* kind of each stop point: 1 barrier, 2 shfl, 3 vote, 4 activemask, 5 bar.warp.sync, 6 redux */
         OUT("static const uint8_t __kind[%d] = {0", E->nbar + 1);
         for (int k = 0; k < E->nbar; k++) { int md; OUT(", %d", phase_kind(&f->insns[E->bar_insn[k]], &md)); }
@@ -3211,7 +3220,7 @@ static void emit_entry(emit_t *E)
         for (int k = 0; k < E->nbar; k++) { int md; phase_kind(&f->insns[E->bar_insn[k]], &md); OUT(", %d", md); }
         OUT("};\n(void)__kmode;\n");
         OUT("uint32_t __curdummy; volatile uint32_t *__curlin = b->exec ? (volatile uint32_t *)b->exec : &__curdummy;\n");
-        OUT("memset(__resume, 0, (size_t)__nt * 4u);\nint __hold = 0;\n");
+        OUT("memset(__resume, 0, (size_t)__nt * 4u);\nint __hold = 0, __ran = 0, __force = 0;\nmemset(__chd, 0, __nt);\n");
         OUT("memset(__gdv, 0, __nt / NPU_LANES + 1u);\n");
         sb_t vb;
         lane_prepare(E, f, &vb);
@@ -3224,8 +3233,8 @@ static void emit_entry(emit_t *E)
             /* the group runs as lanes when all 16 threads stopped at the same point */
             OUT("if (__lanes_ok) {\nuint32_t __r0 = __resume[__ling], __uni = __r0 != 0xffffffffu;\n"
                 "for (__l = 1; __l < NPU_LANES; __l++) __uni &= __resume[(size_t)__ling + __l] == __r0;\n"
-                "if (__uni && __kind[__r0] == 5) for (__l = 0; __l < NPU_LANES; __l++) __uni &= !__cr[(size_t)__ling + __l];\n"
-                "if (__uni && !__gdv[__ling / NPU_LANES]) {\nif (__hold && __kind[__r0] == 1) { __alive = 1; goto __gnext; }\n*__curlin = __ling;\nswitch (__r0) {\n");
+                "if (__uni) for (__l = 0; __l < NPU_LANES; __l++) __uni &= !__chd[(size_t)__ling + __l];\n"
+                "if (__uni && !__gdv[__ling / NPU_LANES]) {\nif (__hold && __kind[__r0] == 1) { __alive = 1; goto __gnext; }\n*__curlin = __ling; __ran = 1;\nswitch (__r0) {\n");
             for (int k = 0; k < E->nbar; k++) {
                 OUT("case %d: ", k + 1);
                 for (int j = 0; j < E->bar_nlive[k]; j++) {
@@ -3246,8 +3255,8 @@ static void emit_entry(emit_t *E)
         OUT("const uint32_t __x = __xg + __l2, __lin = __ling + __l2;\n");
         OUT("if (!__dk) {\nif (__resume[__lin] == 0xffffffffu) continue;\n");
         OUT("if (__hold && __kind[__resume[__lin]] == 1) { __alive = 1; continue; }   /* a barrier waits for warps in collectives */\n");
-        OUT("if (__kind[__resume[__lin]] == 5 && __cr[__lin]) { __alive = 1; continue; }   /* a warp sync waits for its mask */\n}\n");
-        OUT("*__curlin = __lin;\n");
+        OUT("if (__chd[__lin]) { __alive = 1; continue; }   /* a warp collective waits for its mask */\n}\n");
+        OUT("*__curlin = __lin; __ran = 1;\n");
         OUT("npu_tctx_t __tc; __tc.b = b; __tc.tid[0] = __x; __tc.tid[1] = __y; __tc.tid[2] = __z; __tc.linear = __lin;"
             " __tc.lane = __lin & 31u; __tc.warp = __lin >> 5; __tc.exec = 0; npu_tctx_t *t = &__tc; (void)t;\n");
         E->nscopes = 1;
@@ -3269,16 +3278,31 @@ static void emit_entry(emit_t *E)
         OUT("__ret: __resume[__lin] = 0xffffffffu;\n__next: ;\n}\n");
         if (E->lanes) OUT("__gnext: ;\n");
         OUT("}\nif (!__alive) break;\n");
-        /* resolver: warp collectives among the lanes stopped at the same point */
+        /* a pass in which every live thread waited (a collective whose mask names a lane that
+         * waits elsewhere: undefined in CUDA) releases the collectives with the lanes present */
+        OUT("__force = !__ran; __ran = 0;\n");
+        /* resolver. A shfl/vote/redux/bar.warp.sync waits until every live lane of its mask has
+         * reached one with the same qualifiers and the same mask (PTX ISA: "wait until all
+         * non-exited threads corresponding to membermask have executed <op>.sync with the same
+         * qualifiers and same membermask value"), at any site: nvcc unrolls a loop holding
+         * __ballot_sync, and lanes with different trip counts meet in different copies (and a
+         * __syncwarp(full) must not pass lanes still in a __syncwarp(half) branch). activemask
+         * and wmma combine the lanes stopped at the same point. */
         OUT("__hold = 0;\n"
             "for (uint32_t __i = 0; __i < __nt; __i++) {\n"
             "  uint32_t __k = __resume[__i];\n"
             "  if (__k == 0xffffffffu || __kind[__k] <= 1) continue;\n"
             "  __hold = 1;\n"
-            "  uint32_t __base = __i & ~31u, __lane = __i & 31u, __peers = 0;\n"
-            "  for (uint32_t __j = 0; __j < 32 && __base + __j < __nt; __j++) if (__resume[__base + __j] == __k) __peers |= 1u << __j;\n"
-            "  uint32_t __m = __kind[__k] == 4 ? __peers : (__cm[__i] & __peers);\n"
-            "  switch (__kind[__k]) {\n"
+            "  uint32_t __base = __i & ~31u, __lane = __i & 31u, __peers = 0, __live = 0, __K = __kind[__k];\n"
+            "  for (uint32_t __j = 0; __j < 32 && __base + __j < __nt; __j++) {\n"
+            "    uint32_t __kj = __resume[__base + __j];\n"
+            "    if (__kj == 0xffffffffu) continue;\n"
+            "    __live |= 1u << __j;\n"
+            "    if (__K == 4 || __K == 7 ? __kj == __k : (__kind[__kj] == __K && __kmode[__kj] == __kmode[__k] && __cm[__base + __j] == __cm[__i])) __peers |= 1u << __j;\n"
+            "  }\n"
+            "  if (__K != 4 && __K != 7) { __chd[__i] = (__cm[__i] & __live & ~__peers) && !__force; if (__chd[__i]) continue; }\n"
+            "  uint32_t __m = __K == 4 ? __peers : (__cm[__i] & __peers);\n"
+            "  switch (__K) {\n"
             "  case 2: { uint32_t __b = __cb[__i] & 31u, __c = __cc2[__i], __seg = (__c >> 8) & 31u, __cl = __c & 31u;\n"
             "    uint32_t __max = (__lane & __seg) | (__cl & ~__seg), __min = __lane & __seg; int32_t __src; int __ok;\n"
             "    switch (__kmode[__k]) { case 0: __src = (int32_t)__lane - (int32_t)__b; __ok = __src >= (int32_t)__max; break;\n"
@@ -3291,11 +3315,7 @@ static void emit_entry(emit_t *E)
             "    switch (__kmode[__k]) { case 0: __cr[__i] = __bal == __m; break; case 1: __cr[__i] = __bal != 0; break;\n"
             "      case 2: __cr[__i] = __bal == 0 || __bal == __m; break; default: __cr[__i] = __bal; } break; }\n"
             "  case 4: __cr[__i] = __peers; break;\n"
-            /* bar.warp.sync: held (__cr = 1) until every lane of its mask is at a warp sync (any
-             * one: __syncwarp sites pair up by mask) or has exited */
-            "  case 5: { uint32_t __ok = 1; for (uint32_t __j = 0; __j < 32 && __base + __j < __nt; __j++)\n"
-            "      if ((__cm[__i] >> __j & 1) && __resume[__base + __j] != 0xffffffffu && __kind[__resume[__base + __j]] != 5) __ok = 0;\n"
-            "    __cr[__i] = !__ok; break; }\n"
+            /* bar.warp.sync: nothing to compute once its mask is there */
             "  case 7: if (__i == __base + (uint32_t)__builtin_ctz(__peers)) __wmma_mma(__cw + (size_t)__base * 24u, __cwr + (size_t)__base * 8u, __kmode[__k]); break;\n"
             "  case 6: { uint32_t __acc = 0; int __first = 1;\n"
             "    for (uint32_t __j = 0; __j < 32; __j++) { if (!(__m >> __j & 1)) continue; uint32_t __v = __ca[__base + __j];\n"
