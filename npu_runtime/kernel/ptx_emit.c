@@ -3248,7 +3248,9 @@ static void emit_entry(emit_t *E)
                 OUT("case %d: ", k + 1);
                 for (int j = 0; j < E->bar_nlive[k]; j++) {
                     const char *w = mangle(E, "w_", E->bar_live[k][j]);
-                    OUT("memcpy(%s, %s + __ling, sizeof %s); ", w, mangle(E, "S_", E->bar_live[k][j]), w);
+                    if (lane_uni_reg(E, E->bar_live[k][j]))   /* the lane copy reads only [0] of a uniform register */
+                        OUT("%s[0] = %s[__ling]; ", w, mangle(E, "S_", E->bar_live[k][j]));
+                    else OUT("memcpy(%s, %s + __ling, sizeof %s); ", w, mangle(E, "S_", E->bar_live[k][j]), w);
                 }
                 OUT("goto __VB%d;\n", k + 1);
             }
