@@ -101,7 +101,8 @@
  *  - Floating point: compiled with -ffp-contract=off; fma -> fmaf/fma; directed rounding
  *    (.rz/.rm/.rp) switches the FP environment around one volatile operation; .approx
  *    transcendental ops use libm (more accurate than the ISA bound); f16/bf16 arithmetic is
- *    done in double and rounded once (exact for add/sub/mul of f16).
+ *    done in double and rounded once (products are exact; sums, fma included, are rounded to odd
+ *    in double first, __sum_rto, so that bf16 fma does not round twice).
  *  - Integer corner cases: division by zero -> all ones (signed: -1), rem by zero -> dividend,
  *    INT_MIN / -1 -> INT_MIN (no host SIGFPE); sub.cc/subc use the two's-complement carry
  *    (1 = no borrow), which nvcc's own int128 division relies on.
@@ -885,7 +886,9 @@ static void emit_mul(emit_t *E, const ptx_insn_t *in, int mad)
         const char *ext = sg ? "(int64_t)((int32_t)((uint32_t)%s << 8) >> 8)" : "(int64_t)(%s & 0xffffffu)";
         const char *p = S(E, "((uint64_t)(%s * %s))", S(E, ext, A(1, TY('u', 4))), S(E, ext, A(2, TY('u', 4))));
         const char *x = has(in, "hi") ? S(E, "(uint32_t)(%s >> 16)", p) : S(E, "(uint32_t)%s", p);
-        if (mad) x = S(E, "(uint32_t)(%s + %s)", x, A(3, TY('u', 4)));
+        if (mad && sg && has(in, "sat") && has(in, "hi"))   /* mad24.hi.sat.s32: the sum clamped */
+            x = S(E, "(uint32_t)__sat_s((int64_t)(int32_t)%s + (int64_t)(int32_t)%s, 32)", x, A(3, TY('u', 4)));
+        else if (mad) x = S(E, "(uint32_t)(%s + %s)", x, A(3, TY('u', 4)));
         wr(E, in, &in->ops[0], TY('u', 4), x);
         return;
     }
@@ -908,6 +911,10 @@ static void emit_mul(emit_t *E, const ptx_insn_t *in, int mad)
     else    /* .lo (mul24/mad24: the .lo product of the full inputs) */
         x = S(E, "((%s)((%s)%s * (%s)%s))", ut(u), ut(u), A(1, u), ut(u), A(2, u));
     if (!mad) { wr(E, in, &in->ops[0], u, x); return; }
+    if (sg && t.sz == 4 && has(in, "hi") && has(in, "sat")) {   /* mad.hi.sat.s32: the sum clamped */
+        wr(E, in, &in->ops[0], u, S(E, "(uint32_t)__sat_s((int64_t)(int32_t)%s + (int64_t)(int32_t)%s, 32)", x, A(3, u)));
+        return;
+    }
     int cc = has(in, "cc"), ci = !strcmp(in->mods[0], "madc");
     if (!cc && !ci) { wr(E, in, &in->ops[0], u, S(E, "((%s)(%s + %s))", ut(u), x, A(3, u))); return; }
     const char *w = t.sz == 4 ? "uint64_t" : "u128_t";
@@ -1157,6 +1164,24 @@ static void emit_cvt(emit_t *E, const ptx_insn_t *in)
     ty_t d = ity(in, 0), s = ity(in, 1);
     int m = rmode(in), sat = has(in, "sat"), ftz = has(in, "ftz");
     if (!d.c) { fail(E, NPU_EPTX, in, "%s without types", in->opcode); return; }
+    if (has(in, "pack")) {
+        /* cvt.pack.sat.{u16,s16}.s32 d, a, b / .{u8,s8,u4,s4,u2,s2}.s32.b32 d, a, b, c: saturated a
+         * in the upper, b in the lower of the two low fields of d, the low bits of c above them */
+        int w = 0, sg = 0;
+        for (int i = 1; i < in->nmods && !w; i++) {
+            const char *q = in->mods[i];
+            if ((q[0] == 'u' || q[0] == 's') && (!strcmp(q + 1, "16") || !strcmp(q + 1, "8") || !strcmp(q + 1, "4") || !strcmp(q + 1, "2"))) {
+                w = atoi(q + 1);
+                sg = q[0] == 's';
+            }
+        }
+        if (!w || !sat) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+        NEED(w == 16 ? 3 : 4);
+        ty_t s32 = TY('s', 4);
+        wr(E, in, &in->ops[0], TY('u', 4), S(E, "__pack_sat(%s, %s, %s, %d, %d)", A(1, s32), A(2, s32),
+                                             w == 16 ? "0u" : A(3, TY('u', 4)), w, sg));
+        return;
+    }
     /* packed conversions: cvt.rn.f16x2.f32 d, a, b  (a -> upper half, b -> lower) */
     if ((d.c == 'H' || d.c == 'G') && s.c == 'f' && s.sz == 4) {
         NEED(3);
@@ -1172,17 +1197,19 @@ static void emit_cvt(emit_t *E, const ptx_insn_t *in)
         return;
     }
     const char *a = A(1, s);
-    /* source value as double (floats) */
+    /* source value as double (floats). .ftz flushes an f32 source, except towards f16/bf16: the H200
+     * rounds subnormal f32 inputs there (cvt.rp.ftz.f16.f32 of 0x00000001 is 0x0001) */
     const char *fv = NULL;
-    if (s.c == 'f') fv = S(E, "(double)%s", (ftz && s.sz == 4) ? S(E, "__ftz32(%s)", a) : a);
+    if (s.c == 'f') fv = S(E, "(double)%s", (ftz && s.sz == 4 && d.c != 'h' && d.c != 'g') ? S(E, "__ftz32(%s)", a) : a);
     else if (s.c == 'h') fv = S(E, "__h2d(%s)", a);
     else if (s.c == 'g') fv = S(E, "__b2d(%s)", a);
     if (is_int(d)) {
         int bits = d.sz * 8;
         const char *x;
         if (fv) {
-            x = d.c == 's' ? S(E, "(%s)__cvt_sat_s(%s, %d, %d)", ct(d), fv, m, bits)
-                           : S(E, "(%s)__cvt_sat_u(%s, %d, %d)", ct(d), fv, m, bits);
+            int nanhi = (s.c == 'f' && s.sz == 8) || bits == 64;   /* NaN -> 1 << (bits - 1), else 0 */
+            x = d.c == 's' ? S(E, "(%s)__cvt_sat_s(%s, %d, %d, %d)", ct(d), fv, m, bits, nanhi)
+                           : S(E, "(%s)__cvt_sat_u(%s, %d, %d, %d)", ct(d), fv, m, bits, nanhi);
         } else if (sat) {
             if (s.c == 's') x = d.c == 's' ? S(E, "(%s)__sat_s((int64_t)%s, %d)", ct(d), a, bits)
                                            : S(E, "(%s)__sat_u_from_s((int64_t)%s, %d)", ct(d), a, bits);
@@ -1200,7 +1227,7 @@ static void emit_cvt(emit_t *E, const ptx_insn_t *in)
     if (d.c == 'f') {
         if (fv) {
             if (m >= 4) x = S(E, "__rndi(%s, %d)", fv, m);
-            else if (d.sz == 4 && s.c == 'f' && s.sz == 8) x = S(E, "__d2f(%s, %d)", fv, rm);
+            else if (d.sz == 4 && s.c == 'f' && s.sz == 8) x = S(E, "%s(%s, %d)", ftz ? "__d2f_ftz" : "__d2f", fv, rm);
             else x = fv;
             x = S(E, "(%s)%s", ct(d), x);
         } else if (s.c == 's') {
@@ -1216,10 +1243,11 @@ static void emit_cvt(emit_t *E, const ptx_insn_t *in)
     /* f16 / bf16 destinations */
     const char *fn = d.c == 'h' ? "__d2h" : "__d2b";
     const char *v = fv;
+    /* a 64-bit integer goes through a double rounded to odd, so that it is rounded once */
+    if (!v && s.sz == 8) v = s.c == 's' ? S(E, "__s64_rto((int64_t)%s)", a) : S(E, "__u64_rto((uint64_t)%s, 0)", a);
     if (!v) v = s.c == 's' ? S(E, "(double)(int64_t)%s", a) : S(E, "(double)(uint64_t)%s", a);
     if (m >= 4) v = S(E, "__rndi(%s, %d)", v, m);
     if (sat) v = S(E, "__sat64(%s)", v);
-    if (!fv && s.sz == 8) { fail(E, NPU_EPTXUNSUP, in, "%s (64-bit integer to half)", in->opcode); return; }
     wr(E, in, &in->ops[0], TY('u', 2), S(E, "%s(%s, %d)", fn, v, rm));
 }
 
@@ -1686,6 +1714,117 @@ static void emit_collective(emit_t *E, const ptx_insn_t *in)
     fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode);
 }
 
+/* Video instructions. Kind: 1 scalar (vadd vsub vabsdiff vmin vmax vshl vshr vset), 3 vmad,
+ * 2 / 4 SIMD with that many lanes (vadd2 ... vset2, vadd4 ... vset4); 0 not one. Only these take
+ * operand selectors (parsed into ptx_opnd_t.sel) and vmad negated operands (.minus). */
+static int video_kind(const char *op)
+{
+    static const char *sc[] = {"vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset", "vavrg", NULL};
+    if (!strcmp(op, "vmad")) return 3;
+    for (int i = 0; sc[i]; i++) {
+        size_t n = strlen(sc[i]);
+        if (strncmp(op, sc[i], n)) continue;
+        if (!op[n] && i < 8) return 1;
+        if ((op[n] == '2' || op[n] == '4') && !op[n + 1] && i != 5 && i != 6) return op[n] - '0';
+    }
+    return 0;
+}
+
+/* selector text -> __vpart's code: b0..b3 -> 1..4, h0/h1 -> 5/6, none -> 0; -1 if malformed */
+static int video_sel1(const char *sel)
+{
+    if (!sel) return 0;
+    if (sel[0] == 'b' && sel[1] >= '0' && sel[1] <= '3' && !sel[2]) return 1 + sel[1] - '0';
+    if (sel[0] == 'h' && sel[1] >= '0' && sel[1] <= '1' && !sel[2]) return 5 + sel[1] - '0';
+    return -1;
+}
+
+/* SIMD source selector (.hxy / .bxyzw, highest lane first) -> nibble per lane; dflt when absent */
+static int video_seln(const char *sel, int n, int dflt)
+{
+    if (!sel) return dflt;
+    if (sel[0] != (n == 2 ? 'h' : 'b') || (int)strlen(sel + 1) != n) return -1;
+    int v = 0;
+    for (int i = 0; i < n; i++) {
+        int d = sel[1 + i] - '0';
+        if (d < 0 || d >= 2 * n) return -1;
+        v |= d << (4 * (n - 1 - i));
+    }
+    return v;
+}
+
+/* SIMD destination mask (.h0 .h1 .h10; .b0 ... .b3210: the lanes written) -> bit per lane */
+static int video_mask(const char *sel, int n)
+{
+    if (!sel) return (1 << n) - 1;
+    if (sel[0] != (n == 2 ? 'h' : 'b') || !sel[1]) return -1;
+    int m = 0;
+    for (const char *c = sel + 1; *c; c++) {
+        int d = *c - '0';
+        if (d < 0 || d >= n || (m >> d & 1)) return -1;
+        m |= 1 << d;
+    }
+    return m;
+}
+
+static void emit_video(emit_t *E, const ptx_insn_t *in, int kind)
+{
+    const char *op = in->mods[0];
+    ty_t u32 = TY('u', 4);
+    static const char *cmps[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+    int cmp = -1;
+    for (int i = 0; i < 6; i++) if (has(in, cmps[i])) cmp = i;
+    int vset = !strncmp(op, "vset", 4);
+    /* vset has no destination type (d and c are unsigned) */
+    ty_t dt = vset ? u32 : ity(in, 0), at = ity(in, vset ? 0 : 1), bt = ity(in, vset ? 1 : 2);
+    if (!is_int(dt) || !is_int(at) || !is_int(bt) || dt.sz != 4 || at.sz != 4 || bt.sz != 4 || (vset && cmp < 0)) {
+        fail(E, NPU_EPTX, in, "%s: bad types", in->opcode);
+        return;
+    }
+    NEED(3);
+    const char *a = A(1, u32), *b = A(2, u32), *c = in->nops > 3 ? A(3, u32) : "0u";
+    int sat = has(in, "sat");
+    if (kind == 3) {
+        NEED(4);
+        int asel = video_sel1(in->ops[1].sel), bsel = video_sel1(in->ops[2].sel);
+        int shift = has(in, "shr7") ? 7 : has(in, "shr15") ? 15 : 0, po = has(in, "po");
+        int nprod = in->ops[1].minus ^ in->ops[2].minus, nc = in->ops[3].minus;
+        if (asel < 0 || bsel < 0 || in->ops[0].sel || in->ops[3].sel || (po && (nprod || nc)) || (nprod && nc)) {
+            fail(E, NPU_EPTX, in, "%s: bad operand selector or negation", in->opcode);
+            return;
+        }
+        int fl = (at.c == 's') | (bt.c == 's') << 1 | nprod << 2 | nc << 3 | po << 4 | sat << 5;
+        wr(E, in, &in->ops[0], u32, S(E, "__vmad(%s, %s, %s, %d, %d, %d, %d)", a, b, c, asel, bsel, fl, shift));
+        return;
+    }
+    int base = !strncmp(op, "vadd", 4) ? 0 : !strncmp(op, "vsub", 4) ? 1 : !strncmp(op, "vabsdiff", 8) ? 2 :
+               !strncmp(op, "vmin", 4) ? 3 : !strncmp(op, "vmax", 4) ? 4 : !strcmp(op, "vshl") ? 5 :
+               !strcmp(op, "vshr") ? 6 : !strncmp(op, "vavrg", 5) ? 7 : 8 + cmp;
+    if (base == 5 || base == 6) bt = u32;   /* vshl/vshr: b is always .u32 */
+    int fl = (at.c == 's') | (bt.c == 's') << 1 | (dt.c == 's') << 2 | (sat && !vset) << 3 | has(in, "clamp") << 4;
+    for (int i = 0; i < in->nops; i++)
+        if (in->ops[i].minus) { fail(E, NPU_EPTX, in, "%s: negated operand", in->opcode); return; }
+    if (kind == 1) {
+        int asel = video_sel1(in->ops[1].sel), bsel = video_sel1(in->ops[2].sel), dsel = video_sel1(in->ops[0].sel);
+        int op2 = has(in, "add") ? 1 : has(in, "min") ? 2 : has(in, "max") ? 3 : 0;
+        if (asel < 0 || bsel < 0 || dsel < 0 || (in->nops > 3 && in->ops[3].sel)) {
+            fail(E, NPU_EPTX, in, "%s: bad operand selector", in->opcode);
+            return;
+        }
+        if ((op2 || dsel) && in->nops < 4) { fail(E, NPU_EPTX, in, "%s needs the operand c", in->opcode); return; }
+        wr(E, in, &in->ops[0], u32, S(E, "__vop(%s, %s, %s, %d, %d, %d, %d, %d, %d)", a, b, c, base, asel, bsel, dsel, fl, op2));
+        return;
+    }
+    NEED(4);
+    int n = kind;
+    int asel = video_seln(in->ops[1].sel, n, n == 2 ? 0x10 : 0x3210);
+    int bsel = video_seln(in->ops[2].sel, n, n == 2 ? 0x32 : 0x7654);
+    int mask = video_mask(in->ops[0].sel, n);
+    if (asel < 0 || bsel < 0 || mask < 0 || in->ops[3].sel) { fail(E, NPU_EPTX, in, "%s: bad operand selector", in->opcode); return; }
+    if (has(in, "add")) fl |= 32;
+    wr(E, in, &in->ops[0], u32, S(E, "__vsimd(%s, %s, %s, %d, %d, 0x%x, 0x%x, 0x%x, %d)", a, b, c, n, base, asel, bsel, mask, fl));
+}
+
 static void emit_insn(emit_t *E, const ptx_insn_t *in)
 {
     const char *op = in->mods[0];
@@ -1722,6 +1861,15 @@ static void emit_insn(emit_t *E, const ptx_insn_t *in)
         if (!is_int(t) || t.sz < 4) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
         ty_t u = TY('u', t.sz);
         wr(E, in, &in->ops[0], u, S(E, "(%s)__bfi((uint64_t)%s, (uint64_t)%s, %s, %s, %d)", ut(u), A(1, u), A(2, u), A(3, u32), A(4, u32), t.sz * 8));
+    } else if (!strcmp(op, "szext") || !strcmp(op, "bmsk")) {
+        NEED(3);
+        ty_t t = ity(in, 0);
+        int clamp = has(in, "clamp");
+        if (t.sz != 4 || (!clamp && !has(in, "wrap"))) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+        if (op[0] == 's') wr(E, in, &in->ops[0], u32, S(E, "__szext(%s, %s, %d, %d)", A(1, u32), A(2, u32), clamp, t.c == 's'));
+        else wr(E, in, &in->ops[0], u32, S(E, "__bmsk(%s, %s, %d)", A(1, u32), A(2, u32), clamp));
+    } else if (video_kind(op)) {
+        emit_video(E, in, video_kind(op));
     } else if (!strcmp(op, "fns")) {
         NEED(4);
         wr(E, in, &in->ops[0], u32, S(E, "__fns(%s, %s, (int32_t)%s)", A(1, u32), A(2, u32), A(3, u32)));
@@ -1882,7 +2030,9 @@ static int lane_op_ok(const ptx_insn_t *in)
     static const char *ok[] = {"add", "sub", "mul", "mul24", "mad", "mad24", "fma", "div", "rem", "min", "max",
         "abs", "neg", "sqrt", "rsqrt", "rcp", "sin", "cos", "ex2", "lg2", "tanh", "and", "or", "xor", "not", "cnot",
         "shl", "shr", "shf", "bfe", "bfi", "fns", "lop3", "prmt", "popc", "clz", "brev", "bfind", "dp4a", "dp2a",
-        "sad", "testp", "copysign", "setp", "set", "selp", "slct", "cvt", "mov", "cvta", "atom", "red", NULL};
+        "sad", "testp", "copysign", "setp", "set", "selp", "slct", "cvt", "mov", "cvta", "atom", "red", "szext", "bmsk",
+        "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset", "vmad", "vadd2", "vsub2", "vavrg2",
+        "vabsdiff2", "vmin2", "vmax2", "vset2", "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4", "vset4", NULL};
     for (int i = 0; ok[i]; i++)
         if (!strcmp(in->mods[0], ok[i])) return 1;
     return 0;
@@ -2528,7 +2678,15 @@ static void check_func(emit_t *E, ptx_func_t *f)
             }
             continue;
         }
-        for (int k = 0; k < in->nops; k++) check_opnd(E, in, &in->ops[k], 0);
+        for (int k = 0; k < in->nops; k++) {
+            const ptx_opnd_t *o = &in->ops[k];
+            if ((o->sel && !video_kind(op)) || (o->minus && strcmp(op, "vmad"))) {
+                fail(E, NPU_EPTX, in, "operand %s%s%s%s of %s: selectors are for video instructions, negation for vmad",
+                     o->minus ? "-" : "", o->name ? o->name : "", o->sel ? "." : "", o->sel ? o->sel : "", in->opcode);
+                break;
+            }
+            check_opnd(E, in, o, 0);
+        }
     }
 }
 

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PTX_TRANSLATOR_VERSION "ptx2c-4"
+#define PTX_TRANSLATOR_VERSION "ptx2c-5"
 
 /* A device "function address" (mov of a .func symbol, or a .func named in a variable's
  * initialiser) is a token: the function's index in ptx_prog_t.funcs, tagged. Every kernel .so
@@ -46,6 +46,8 @@ enum { OP_NONE = 0, OP_REG, OP_IMM, OP_FIMM, OP_DIMM, OP_DEC, OP_SYM, OP_ADDR, O
 typedef struct ptx_opnd {
     int kind;
     int neg;                /* !%p */
+    int minus;              /* -%r (vmad's negated operands) */
+    char *sel;              /* video-instruction selector without the dot: "b2", "h10", "b3210" */
     char *name;             /* OP_REG/OP_SYM name, OP_ADDR base (NULL for an absolute address) */
     char *name2;            /* second destination of "a|b" */
     long long off;          /* OP_ADDR / OP_SYM offset */

@@ -8,8 +8,9 @@
  *        loading a module the size of a deep-learning library stays cheap.
  *  parse (ptx_parse_func, on first use of an entry or a function it calls): splits a body
  *        into labels, declarations and instructions (guard, opcode split on '.', operands:
- *        registers, immediates 0f/0d/hex/decimal, symbols, [addr+off], {vectors},
- *        (call lists), a|b pairs, !p, _).
+ *        registers, immediates 0f/0d/hex/decimal, the constant WARP_SZ, symbols, [addr+off],
+ *        {vectors}, (call lists), a|b pairs, !p, _, video selectors %r1.b2 / .h10 and vmad's -%r1).
+ *        Directive words may be glued (".reg.f32 f;", as the CUDA headers' inline asm writes).
  * Both passes return NPU_EPTX with a log line naming the line for malformed text and never
  * read past the end of the text. NPU_PTX_DUMP=index / parse prints their result to stderr.
  */
@@ -214,14 +215,17 @@ static const char *match_brace(const char *s, const char *e)  /* s at '{' -> at 
 }
 
 /* ------------------------------------------------------------ declarations ---- */
+/* Space of a directive word; only its first component counts, so the glued forms that the CUDA
+ * headers' inline asm writes (".reg.f32 f;", ".param.b32 x;") read like ".reg .f32 f;". */
 static int space_of(const char *w)
 {
-    if (!strcmp(w, ".reg")) return SP_REG;
-    if (!strcmp(w, ".param")) return SP_PARAM;
-    if (!strcmp(w, ".global")) return SP_GLOBAL;
-    if (!strcmp(w, ".const")) return SP_CONST;
-    if (!strcmp(w, ".shared")) return SP_SHARED;
-    if (!strcmp(w, ".local")) return SP_LOCAL;
+    static const struct { const char *n; int sp; } tab[] = {
+        {".reg", SP_REG}, {".param", SP_PARAM}, {".global", SP_GLOBAL}, {".const", SP_CONST},
+        {".shared", SP_SHARED}, {".local", SP_LOCAL},
+    };
+    size_t n = w[0] == '.' ? 1 + strcspn(w + 1, ".") : 0;
+    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+        if (strlen(tab[i].n) == n && !strncmp(w, tab[i].n, n)) return tab[i].sp;
     return SP_NONE;
 }
 
@@ -245,16 +249,16 @@ static int parse_decl(ptx_prog_t *p, const char *s, const char *e, int space_dfl
         while (s < de && *s == ',') s = skip_ws(s + 1, de);
         if (s >= de)
             break;
-        if (*s == '.') {
+        if (*s == '.') {   /* one ".word" at a time: ".reg.f32" is ".reg" then ".f32" */
             const char *w = s++;
-            while (s < de && (isalnum((unsigned char)*s) || *s == '_' || *s == '.'))
+            while (s < de && (isalnum((unsigned char)*s) || *s == '_'))
                 s++;
             char word[32];
             size_t wl = (size_t)(s - w) < sizeof word - 1 ? (size_t)(s - w) : sizeof word - 1;
             memcpy(word, w, wl);
             word[wl] = 0;
             int sp = space_of(word);
-            if (sp) proto.space = sp;
+            if (sp && !proto.is_ptr) proto.space = sp;   /* ".ptr.global.align 8": the pointee's space */
             else if (!strcmp(word, ".align")) {
                 s = skip_ws(s, de);
                 proto.align = (int)strtol(s, (char **)&s, 0);
@@ -726,6 +730,10 @@ static int parse_operand(ptx_prog_t *p, const char *s, const char *e, ptx_opnd_t
         }
         return 0;
     }
+    if (*s == '-' && s + 1 < e && (s[1] == '%' || isalpha((unsigned char)s[1]) || s[1] == '_')) {
+        o->minus = 1;       /* vmad's "-%r1"; any other instruction rejects it in the check pass */
+        s++;
+    }
     if (isdigit((unsigned char)*s) || *s == '-' || *s == '+')
         return parse_number(s, e, o);
     if (*s == '_' && e - s == 1) { o->kind = OP_SINK; return 0; }
@@ -745,7 +753,24 @@ static int parse_operand(ptx_prog_t *p, const char *s, const char *e, ptx_opnd_t
     const char *n0 = s;
     while (s < e && (is_id((unsigned char)*s) || (*s == '.' && *n0 == '%'))) s++;
     if (s == n0) return -1;
-    o->name = ptx_strndup(p, n0, (size_t)(s - n0));
+    /* a video instruction's byte/half-word selector: "%r1.b2", "%r1.h10", "x.b3210" */
+    const char *dot = s;
+    while (dot > n0 && dot[-1] != '.') dot--;
+    if (dot == n0 && s < e && *s == '.') {      /* a name without '%' stops at the dot */
+        dot = s + 1;
+        s = dot;
+        while (s < e && isalnum((unsigned char)*s)) s++;
+    }
+    if (dot > n0 && s - dot >= 2 && (*dot == 'b' || *dot == 'h')) {
+        const char *q = dot + 1;
+        while (q < s && *q >= '0' && *q <= '7') q++;
+        if (q == s) {
+            o->sel = ptx_strndup(p, dot, (size_t)(s - dot));
+            o->name = ptx_strndup(p, n0, (size_t)(dot - 1 - n0));
+        }
+    }
+    if (!o->sel && dot > n0 && *n0 != '%') return -1;
+    if (!o->name) o->name = ptx_strndup(p, n0, (size_t)(s - n0));
     o->kind = *n0 == '%' ? OP_REG : OP_SYM;
     s = skip_ws(s, e);
     if (s < e) {
@@ -756,6 +781,14 @@ static int parse_operand(ptx_prog_t *p, const char *s, const char *e, ptx_opnd_t
         if (parse_number(skip_ws(s + 1, e), e, &n) != 0 || n.kind != OP_IMM) return -1;
         o->off = neg ? -(long long)n.imm : (long long)n.imm;
         o->kind = OP_SYM;
+    }
+    if (!strcmp(o->name, "WARP_SZ") && !o->sel) {   /* the ISA's built-in constant (cuda_fp16.hpp's __shfl_*) */
+        o->kind = OP_IMM;
+        o->imm = (uint64_t)(32 + o->off);
+        if (o->minus) o->imm = (uint64_t)0 - o->imm;
+        o->name = NULL;
+        o->off = 0;
+        o->minus = 0;
     }
     return 0;
 }

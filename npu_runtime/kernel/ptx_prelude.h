@@ -63,6 +63,16 @@ P_INL double __u2dr(uint64_t v, int m) { if (m == 0) return (double)v;
     volatile uint64_t x = v; int o = fegetround(); fesetround(__fe(m)); volatile double r = (double)x; fesetround(o); return r; }
 P_INL float __d2f(double v, int m) { if (m == 0) return (float)v;
     volatile double x = v; int o = fegetround(); fesetround(__fe(m)); volatile float r = (float)x; fesetround(o); return r; }
+/* cvt.ftz.f32.f64: tininess after rounding. The value is rounded to 24 significant bits as if the
+ * exponent were unbounded, and flushed to signed zero if that is below FLT_MIN. Recorded on an H200
+ * (diff_int cd.d2f_ftz, .rn): 0x380fffffe0000000 = 2^-126 - 2^-150 (exactly 24 bits, a tie between the
+ * largest subnormal and FLT_MIN in plain rounding) -> +0; 0x380ffffff0000000 = 2^-126 - 2^-151 (rounds
+ * up to 2^-126 at 24 bits) -> FLT_MIN. Below 2^-126 the only unflushed result is +-FLT_MIN; scaling by
+ * 2^64 (exact) moves the rounding out of the subnormal range. */
+P_INL float __d2f_ftz(double v, int m) {
+    if (!(fabs(v) < 0x1p-126)) return __d2f(v, m);
+    float f = __d2f(v * 0x1p64, m);
+    return copysignf(fabsf(f) >= 0x1p-62f ? 0x1p-126f : 0.0f, f); }
 
 /* ---- ftz / sat / NaN ---- */
 /* Branch-free forms (selects, not branches): lane-group loops vectorize them, and per-thread
@@ -97,18 +107,24 @@ P_INL double __max_f64(double a, double b, int nan) {
     if (a == b) return signbit(a) ? b : a;
     return a > b ? a : b; }
 
-/* ---- float -> integer: rounding 4 rni, 5 rzi, 6 rmi, 7 rpi (also 0..3); saturating, NaN -> 0 ---- */
+/* ---- float -> integer: rounding 4 rni, 5 rzi, 6 rmi, 7 rpi (also 0..3); saturating ----
+ * NaN (PTX ISA 9.0, cvt, paraphrased: in a float-to-integer conversion a NaN input gives zero if the
+ * source is not .f64 and the destination is not .s64/.u64, otherwise 1 << (BitWidth(dst) - 1), i.e.
+ * MININT for signed and (MAXINT >> 1) + 1 for unsigned types; .sat changes nothing).
+ * Recorded on an H200 (tests/diff/diff_int.cu cf/cd/ch/cb sections): f64 -> s8 0x80 (sign-extended
+ * in its 32-bit register), u8 0x80, s16/u16 0x8000, s32/u32 0x80000000, any -> s64/u64 1 << 63;
+ * f32/f16/bf16 -> 8..32 bits 0. nanhi: the emitter passes (source is f64 || destination is 64-bit). */
 P_INL double __rndi(double x, int m) {
     switch (m & 3) { case 1: return trunc(x); case 2: return floor(x); case 3: return ceil(x); default: return nearbyint(x); } }
-P_INL int64_t __cvt_sat_s(double x, int m, int bits) {
-    if (x != x) return 0;
+P_INL int64_t __cvt_sat_s(double x, int m, int bits, int nanhi) {
+    if (x != x) return nanhi ? (int64_t)(~0ull << (bits - 1)) : 0;
     x = __rndi(x, m);
     double hi = ldexp(1.0, bits - 1), lo = -hi;
     if (x >= hi) return (int64_t)((((uint64_t)1) << (bits - 1)) - 1);
     if (x <= lo) return bits == 64 ? INT64_MIN : -(int64_t)(((uint64_t)1) << (bits - 1));
     return (int64_t)x; }
-P_INL uint64_t __cvt_sat_u(double x, int m, int bits) {
-    if (x != x) return 0;
+P_INL uint64_t __cvt_sat_u(double x, int m, int bits, int nanhi) {
+    if (x != x) return nanhi ? ((uint64_t)1) << (bits - 1) : 0;
     x = __rndi(x, m);
     double hi = ldexp(1.0, bits);
     if (x >= hi) return bits == 64 ? UINT64_MAX : ((((uint64_t)1) << bits) - 1);
@@ -156,6 +172,19 @@ P_INL uint16_t __d2h(double x, int m) { return __d2small(x, m, 10, 15); }
 P_INL uint16_t __d2b(double x, int m) { return __d2small(x, m, 7, 127); }
 P_INL uint16_t __hftz(uint16_t h) { return (h & 0x7c00) == 0 ? (h & 0x8000) : h; }
 P_INL uint16_t __bftz(uint16_t h) { return (h & 0x7f80) == 0 ? (h & 0x8000) : h; }
+/* p + z (finite doubles) rounded to odd: truncated, last significand bit set if inexact. Rounding
+ * that once more to a format of at most 51 significand bits (f16, bf16) gives the correctly rounded
+ * p + z in every mode (Boldo-Melquiond), where rounding p + z to nearest in double first could round
+ * twice: bf16 fma (0x64c0, 0xc093, 0xbd36) is 0xe5dd on an H200, 0xe5dc rounded twice (the product is
+ * a bf16 tie, the addend 81 bits below it). The product of two f16/bf16 values is exact in double;
+ * two-sum gives the exact error of the nearest sum (no overflow: |p| < 2^257). */
+P_INL double __sum_rto(double p, double z) {
+    double s = p + z;
+    double bp = s - z, bz = s - bp, err = (p - bp) + (z - bz);
+    if (err == 0 || err != err) return s;                /* exact, or an inf/NaN operand */
+    uint64_t u = __d2u(s);
+    if ((err < 0) != (s < 0)) u -= 1;                   /* |p + z| < |s|: truncation is one below s */
+    return __u2d(u | 1); }
 /* op: 0 add 1 sub 2 mul 3 min 4 max 5 neg 6 abs 7 fma; bf: 1 for bf16; fl: 1 ftz, 2 sat, 4 NaN, 8 relu */
 P_INL uint16_t __hop(uint16_t a, uint16_t b, uint16_t c, int op, int bf, int fl, int m) {
     if (op == 5) return a ^ 0x8000;
@@ -163,7 +192,7 @@ P_INL uint16_t __hop(uint16_t a, uint16_t b, uint16_t c, int op, int bf, int fl,
     if (fl & 1) { a = bf ? __bftz(a) : __hftz(a); b = bf ? __bftz(b) : __hftz(b); c = bf ? __bftz(c) : __hftz(c); }
     double x = bf ? __b2d(a) : __h2d(a), y = bf ? __b2d(b) : __h2d(b), z = bf ? __b2d(c) : __h2d(c), r;
     switch (op) {
-    case 0: r = x + y; break; case 1: r = x - y; break; case 2: r = x * y; break;
+    case 0: r = __sum_rto(x, y); break; case 1: r = __sum_rto(x, -y); break; case 2: r = x * y; break;
     case 3: case 4: {
             uint16_t res;
             if (x != x || y != y) {
@@ -173,7 +202,7 @@ P_INL uint16_t __hop(uint16_t a, uint16_t b, uint16_t c, int op, int bf, int fl,
             if (fl & 8) { int nan = bf ? ((res & 0x7f80) == 0x7f80 && (res & 0x7f)) : ((res & 0x7c00) == 0x7c00 && (res & 0x3ff));
                           if (nan) res = 0x7fff; else if (res & 0x8000) res = 0; }
             return res; }
-    default: r = fma(x, y, z); break; }
+    default: r = __sum_rto(x * y, z); break; }
     if (fl & 2) r = __sat64(r);
     if ((fl & 8) && r != r) return 0x7fff;              /* .relu: NaN -> canonical NaN */
     if ((fl & 8) && r < 0) r = 0.0;                     /* .relu: negative -> +0 */
@@ -337,6 +366,108 @@ P_INL uint32_t __fns(uint32_t mask, uint32_t base, int32_t off) {
     for (int i = (int)base; i >= 0 && i < 32; i += step)
         if ((mask >> i) & 1 && --n == 0) return (uint32_t)i;
     return 0xffffffffu; }
+
+/* szext.{clamp,wrap}.{s32,u32}: the low N = b bits of a (b & 31 with .wrap; b >= 32 with .clamp:
+ * all of a), sign- or zero-extended; N == 0 gives 0 */
+P_INL uint32_t __szext(uint32_t a, uint32_t b, int clamp, int sgn) {
+    uint32_t n = b & 31u;
+    if (clamp && b >= 32) return a;
+    if (n == 0) return 0;
+    uint32_t mask = ~0u << n;
+    return (sgn && (a >> (n - 1) & 1)) ? (a | mask) : (a & ~mask); }
+/* bmsk.{clamp,wrap}.b32: b ones from bit a (positions and widths >= 32: see the ISA pseudo-code) */
+P_INL uint32_t __bmsk(uint32_t a, uint32_t b, int clamp) {
+    uint32_t a1 = a & 31u, b1 = b & 31u, sum = a1 + b1;
+    uint32_t mask0 = (clamp && a >= 32) ? 0u : ~0u << a1;
+    int over = sum >= 32 || (clamp && (a >= 32 || b >= 32));
+    uint32_t mask1 = over ? 0u : b1 == 0 ? ~0u : ~0u << sum;
+    return mask0 & ~mask1; }
+/* cvt.pack.sat.{u16,s16,u8,s8,u4,s4,u2,s2}.s32: a saturated into bits [2w-1:w], b into [w-1:0],
+ * the low bits of c above them (c is 0 for the 16-bit forms) */
+P_INL uint32_t __pack_sat(int32_t a, int32_t b, uint32_t c, int w, int sgn) {
+    int32_t hi = sgn ? (1 << (w - 1)) - 1 : (int32_t)((1u << w) - 1), lo = sgn ? -(1 << (w - 1)) : 0;
+    uint32_t m = (1u << w) - 1;
+    uint32_t ta = (uint32_t)(a > hi ? hi : a < lo ? lo : a) & m, tb = (uint32_t)(b > hi ? hi : b < lo ? lo : b) & m;
+    return (2 * w >= 32 ? 0u : c << (2 * w)) | (ta << w) | tb; }
+/* A 64-bit integer (magnitude u) as a double rounded to odd: exact when it fits in 53 bits, else
+ * truncated with the last significand bit set if bits were lost. Rounding that to f16/bf16 (__d2h,
+ * __d2b) in any mode gives the correctly rounded conversion of the integer (no double rounding). */
+P_INL double __u64_rto(uint64_t u, int neg) {
+    int sh = u >> 53 ? 11 - __builtin_clzll(u) : 0;
+    uint64_t m = u >> sh;
+    if (sh && (u & ((1ull << sh) - 1))) m |= 1;
+    double d = ldexp((double)m, sh);
+    return neg ? -d : d; }
+P_INL double __s64_rto(int64_t v) { return __u64_rto(v < 0 ? 0ull - (uint64_t)v : (uint64_t)v, v < 0); }
+
+/* ---- video instructions (PTX ISA "Video Instructions"): operands extended to 33 bits, the
+ * operation in 34 or more, then saturation, a secondary operation or a merge into c ----
+ * scalar selector sel: 0 the word, 1..4 byte b0..b3, 5..6 half-word h0..h1 */
+P_INL s128_t __vpart(uint32_t x, int sel, int sgn) {
+    if (sel >= 1 && sel <= 4) { uint32_t v = (x >> (8 * (sel - 1))) & 0xffu; return sgn ? (s128_t)(int8_t)v : (s128_t)v; }
+    if (sel >= 5) { uint32_t v = (x >> (16 * (sel - 5))) & 0xffffu; return sgn ? (s128_t)(int16_t)v : (s128_t)v; }
+    return sgn ? (s128_t)(int32_t)x : (s128_t)x; }
+P_INL s128_t __vclamp(s128_t v, int bits, int sgn) {
+    s128_t hi = sgn ? ((s128_t)1 << (bits - 1)) - 1 : ((s128_t)1 << bits) - 1, lo = sgn ? -((s128_t)1 << (bits - 1)) : 0;
+    return v < lo ? lo : v > hi ? hi : v; }
+/* op: 0 add 1 sub 2 absdiff 3 min 4 max 5 shl 6 shr 7 avrg (SIMD only) 8..13 set eq ne lt le gt ge.
+ * fl: 1 a signed, 2 b signed, 4 d (and c) signed, 8 .sat, 16 .clamp (shifts; else .wrap). */
+P_INL s128_t __vcalc(s128_t x, s128_t y, int op, int fl) {
+    switch (op) {
+    case 0: return x + y;
+    case 1: return x - y;
+    case 2: return x > y ? x - y : y - x;
+    case 3: return x < y ? x : y;
+    case 4: return x > y ? x : y;
+    case 5: case 6: {   /* the shift count is always .u32 */
+        uint32_t n = (uint32_t)y;
+        if (fl & 16) { if (n > 32) n = 32; } else n &= 31u;
+        return op == 5 ? (s128_t)((u128_t)x << n) : x >> n; }
+    case 7: return (x + y) >= 0 ? (x + y + 1) >> 1 : (x + y) >> 1;
+    case 8: return x == y; case 9: return x != y; case 10: return x < y;
+    case 11: return x <= y; case 12: return x > y; default: return x >= y; } }
+/* vadd vsub vabsdiff vmin vmax vshl vshr vset. dsel: merge into c (selector as above, 0: none);
+ * op2: 0 none 1 .add 2 .min 3 .max */
+P_INL uint32_t __vop(uint32_t a, uint32_t b, uint32_t c, int op, int asel, int bsel, int dsel, int fl, int op2) {
+    s128_t t = __vcalc(__vpart(a, asel, fl & 1), __vpart(b, bsel, (fl >> 1) & 1), op, fl);
+    if (fl & 8) t = __vclamp(t, dsel >= 5 ? 16 : dsel >= 1 ? 8 : 32, (fl >> 2) & 1);
+    s128_t tc = (fl & 4) ? (s128_t)(int32_t)c : (s128_t)c;
+    if (op2 == 1) t = t + tc;
+    else if (op2 == 2) t = t < tc ? t : tc;
+    else if (op2 == 3) t = t > tc ? t : tc;
+    uint32_t r = (uint32_t)t;
+    if (dsel >= 1 && dsel <= 4) { int sh = 8 * (dsel - 1); r = ((r & 0xffu) << sh) | (c & ~(0xffu << sh)); }
+    else if (dsel >= 5) { int sh = 16 * (dsel - 5); r = ((r & 0xffffu) << sh) | (c & ~(0xffffu << sh)); }
+    return r; }
+/* vmad: (+-a * +-b) + +-c (+1 with .po), >> shift (0, 7, 15), .sat to the final type.
+ * fl: 1 a signed, 2 b signed, 4 product negated, 8 c negated, 16 .po, 32 .sat */
+P_INL uint32_t __vmad(uint32_t a, uint32_t b, uint32_t c, int asel, int bsel, int fl, int shift) {
+    int sf = (fl & 15) != 0;   /* the final result is signed */
+    s128_t t = __vpart(a, asel, fl & 1) * __vpart(b, bsel, (fl >> 1) & 1), lsb = 0;
+    s128_t tc = sf ? (s128_t)(int32_t)c : (s128_t)c;
+    if (fl & 16) lsb = 1;
+    else if (fl & 4) { t = ~t; lsb = 1; }
+    else if (fl & 8) { tc = ~tc; lsb = 1; }
+    t = (t + tc + lsb) >> shift;
+    if (fl & 32) t = __vclamp(t, 32, sf);
+    return (uint32_t)t; }
+/* SIMD video (vadd2 ... vset2, vadd4 ... vset4): n lanes of 32/n bits. asel/bsel: nibble i is the
+ * element of the 64-bit {b, a} that lane i takes; mask: bit i set = lane i written (else c's lane),
+ * or added with .add (fl 32: d = c + the sum of the masked lanes). op and fl as __vcalc. */
+P_INL uint32_t __vsimd(uint32_t a, uint32_t b, uint32_t c, int n, int op, int asel, int bsel, int mask, int fl) {
+    int w = 32 / n;
+    uint64_t ab = ((uint64_t)b << 32) | a;
+    uint32_t lm = (1u << w) - 1, d = (fl & 32) ? c : 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t ea = (uint32_t)(ab >> (w * ((asel >> (4 * i)) & 15))) & lm, eb = (uint32_t)(ab >> (w * ((bsel >> (4 * i)) & 15))) & lm;
+        s128_t x = (fl & 1) && (ea >> (w - 1)) ? (s128_t)ea - ((s128_t)1 << w) : (s128_t)ea;
+        s128_t y = (fl & 2) && (eb >> (w - 1)) ? (s128_t)eb - ((s128_t)1 << w) : (s128_t)eb;
+        s128_t t = __vcalc(x, y, op, fl);
+        if (fl & 8) t = __vclamp(t, w, (fl >> 2) & 1);
+        if (fl & 32) { if (mask >> i & 1) d += (uint32_t)t; }
+        else d |= ((mask >> i & 1) ? ((uint32_t)t & lm) : ((c >> (w * i)) & lm)) << (w * i);
+    }
+    return d; }
 
 /* ---- wmma m16n16k16: fragments are opaque in PTX; here lane l holds the tile's elements
  * 8l .. 8l+7 in row-major order of the logical matrix (A: m x k, B: k x n, C/D: m x n).

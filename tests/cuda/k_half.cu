@@ -3,6 +3,10 @@
 // __hadd2/__hmul2/__hfma2 on half2, conversions __float2half_rn/rz/rd/ru, __half2float, overflow
 // to inf, subnormal halves, NaN. Host reference: a bit-level binary16 encoder written here
 // (round to nearest even / directed), operations done exactly in double then rounded once.
+// Also: __hfma/__hfma_relu/__hfma_sat/__hfma2 on finite halves of every exponent (x*y + z is then
+// not always exact in double: the reference keeps an addend far below the product as a sticky
+// bit), and cvt.{rn,rz,rp,rm}.ftz.f16.f32 of subnormal floats, which .ftz does not flush (an H200
+// gives 0x0001 for cvt.rp.ftz.f16.f32 of 0x00000001).
 #include "k_util.h"
 #include <cuda_fp16.h>
 
@@ -61,6 +65,40 @@ __global__ void halfk(const float *fin, const __half *a, const __half *b, const 
     of[i * 4 + 3] = (float)__hisnan(x);
 }
 
+__global__ void hfma_full(const __half *a, const __half *b, const __half *c, __half *o, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    __half x = a[i], y = b[i], z = c[i];
+    o[i * 5 + 0] = __hfma(x, y, z); o[i * 5 + 1] = __hfma_relu(x, y, z); o[i * 5 + 2] = __hfma_sat(x, y, z);
+    __half2 t = __hfma2(__halves2half2(x, z), __halves2half2(y, y), __halves2half2(z, x));
+    o[i * 5 + 3] = __low2half(t); o[i * 5 + 4] = __high2half(t);
+}
+__global__ void f2h_ftz(const float *f, unsigned short *o, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float x = f[i]; unsigned short r;
+    asm("cvt.rn.ftz.f16.f32 %0, %1;" : "=h"(r) : "f"(x)); o[4 * i + 0] = r;
+    asm("cvt.rz.ftz.f16.f32 %0, %1;" : "=h"(r) : "f"(x)); o[4 * i + 1] = r;
+    asm("cvt.rp.ftz.f16.f32 %0, %1;" : "=h"(r) : "f"(x)); o[4 * i + 2] = r;
+    asm("cvt.rm.ftz.f16.f32 %0, %1;" : "=h"(r) : "f"(x)); o[4 * i + 3] = r;
+}
+
+/* p + z exactly in double, p a product of two halves (<= 22 significant bits), z a half (11 bits):
+   an operand more than 23 binades below the other lies wholly below its last bit and only acts as
+   a sticky bit for the rounding to half, so it is replaced by +-2^(top - 30); then the sum spans
+   at most 45 bits */
+static double fma_exact(double p, double z)
+{
+    if (p == 0 || z == 0) return p + z;
+    int ep = ilogb(p), ez = ilogb(z);
+    if (ez < ep - 23) z = copysign(ldexp(1.0, ep - 30), z);
+    else if (ep < ez - 23) p = copysign(ldexp(1.0, ez - 30), p);
+    return p + z;
+}
+static uint16_t rand_finite_half(void) { uint16_t h; do h = (uint16_t)k_rand32(); while ((h & 0x7c00) == 0x7c00); return h; }
+
 int main(void)
 {
     static float fin[N], of[N * 4]; static uint16_t a[N], b[N], c[N], o[N * 16];
@@ -112,5 +150,71 @@ int main(void)
     CHECK_EQ(o[4 * 16 + 8], 0x0000);   /* 2^-25 ties to even -> 0 */
     CHECK_EQ(o[7 * 16 + 8], 0x3c00);   /* 1 + 2^-11 ties to even -> 1 */
     CHECK_EQ(o[8 * 16 + 8], 0x3c02);   /* 1 + 3*2^-11 ties to even -> 1 + 2^-9 */
+    /* fma over the whole finite range */
+    {
+        enum { NF = 8192 };
+        static uint16_t fa[NF], fb[NF], fc[NF], fo[NF * 5];
+        for (int i = 0; i < NF; i++) {
+            fa[i] = rand_finite_half(); fb[i] = rand_finite_half(); fc[i] = rand_finite_half();
+            if (i % 4 == 1) {      /* product a tie of the format (exactly half an ulp), addend below it */
+                int ma, mb, ea, eb; uint32_t P; int d;
+                do {
+                    fa[i] = rand_finite_half() & 0x3fff; fb[i] = rand_finite_half() & 0x3fff;   /* no overflow */
+                    ea = (fa[i] >> 10) & 31; eb = (fb[i] >> 10) & 31;
+                    ma = (fa[i] & 1023) | (ea ? 1024 : 0); mb = (fb[i] & 1023) | (eb ? 1024 : 0);
+                    P = (uint32_t)ma * (uint32_t)mb; d = 32 - __builtin_clz(P | 1) - 11;
+                } while (!ma || !mb || d <= 0 || (P & ((1u << d) - 1)) != 1u << (d - 1));
+                fc[i] = (uint16_t)((k_rand32() & 0x8000) | (k_rand32() & 0x3ff));       /* subnormal */
+            } else if (i % 4 == 2) {   /* near cancellation */
+                fc[i] = h_enc(-(h_dec(fa[i]) * h_dec(fb[i])), (int)(k_rand32() & 3));
+                if ((fc[i] & 0x7c00) == 0x7c00) fc[i] = rand_finite_half();
+            }
+        }
+        __half *qa, *qb, *qc, *qo;
+        CK(cudaMalloc(&qa, sizeof fa)); CK(cudaMalloc(&qb, sizeof fb)); CK(cudaMalloc(&qc, sizeof fc)); CK(cudaMalloc(&qo, sizeof fo));
+        CK(cudaMemcpy(qa, fa, sizeof fa, cudaMemcpyHostToDevice)); CK(cudaMemcpy(qb, fb, sizeof fb, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(qc, fc, sizeof fc, cudaMemcpyHostToDevice));
+        hfma_full<<<NF / 128, 128>>>(qa, qb, qc, qo, NF);
+        CK(cudaGetLastError()); CK(cudaMemcpy(fo, qo, sizeof fo, cudaMemcpyDeviceToHost));
+        for (int i = 0; i < NF; i++) {
+            double x = h_dec(fa[i]), y = h_dec(fb[i]), z = h_dec(fc[i]);
+            double v = fma_exact(x * y, z), v2 = fma_exact(z * y, x);
+            uint16_t e[5] = {h_enc(v, 0), (uint16_t)(v < 0 ? 0 : h_enc(v, 0)), h_enc(v < 0 ? 0.0 : v > 1 ? 1.0 : v, 0), h_enc(v, 0), h_enc(v2, 0)};
+            for (int k = 0; k < 5; k++) {
+                if (k == 1 && v == 0) continue;      /* relu of an exact zero: sign not recorded */
+                if (fo[i * 5 + k] != e[k] && bad++ < 25)
+                    CHECK_MSG(0, "fma form %d (%04x, %04x, %04x): got %04x want %04x", k, fa[i], fb[i], fc[i], fo[i * 5 + k], e[k]);
+            }
+        }
+        CK(cudaFree(qa)); CK(cudaFree(qb)); CK(cudaFree(qc)); CK(cudaFree(qo));
+    }
+    /* cvt.*.ftz.f16.f32 keeps subnormal f32 inputs */
+    {
+        enum { NZ = 1024 };
+        static float zf[NZ]; static unsigned short zo[NZ * 4];
+        const uint32_t zs[] = {0x00000001u, 0x007fffffu, 0x80000001u, 0x807fffffu, 0x33000000u, 0x33000001u, 0x387fc000u, 0x38800000u};
+        for (int i = 0; i < NZ; i++) {
+            uint32_t u = i < 8 ? zs[i] : (i & 1) ? (k_rand32() & 0x807fffffu)                     /* f32 subnormals */
+                                                 : (k_rand32() & 0x80000000u) | ((uint32_t)(0x60 + k_rand32() % 0x20) << 23) | (k_rand32() & 0x7fffff);
+            zf[i] = k_u2f(u);
+        }
+        float *qf; unsigned short *qo;
+        CK(cudaMalloc(&qf, sizeof zf)); CK(cudaMalloc(&qo, sizeof zo));
+        CK(cudaMemcpy(qf, zf, sizeof zf, cudaMemcpyHostToDevice));
+        f2h_ftz<<<NZ / 128, 128>>>(qf, qo, NZ);
+        CK(cudaGetLastError()); CK(cudaMemcpy(zo, qo, sizeof zo, cudaMemcpyDeviceToHost));
+        const int hm[4] = {0, 1, 2, 3};   /* rn rz rp(ru) rm(rd) */
+        for (int i = 0; i < NZ; i++)
+            for (int m = 0; m < 4; m++) {
+                uint16_t want = h_enc((double)zf[i], hm[m]);
+                if (zo[i * 4 + m] != want && bad++ < 25)
+                    CHECK_MSG(0, "cvt mode %d .ftz.f16.f32 of %08x: got %04x want %04x", m, k_f2u(zf[i]), zo[i * 4 + m], want);
+            }
+        CHECK_EQ(zo[0 * 4 + 2], 0x0001);   /* cvt.rp.ftz.f16.f32 of 0x00000001 (H200) */
+        CHECK_EQ(zo[1 * 4 + 2], 0x0001);   /* ... of 0x007fffff (H200) */
+        CHECK_EQ(zo[2 * 4 + 3], 0x8001);   /* rm of -2^-149 */
+        CK(cudaFree(qf)); CK(cudaFree(qo));
+    }
+    CHECK_EQ(bad, 0);
     return CHECK_DONE();
 }

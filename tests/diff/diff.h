@@ -8,6 +8,10 @@
  *                        the files are committed under tests/diff/ref/)
  *   prog FILE            compares every section with the one of the same name in FILE and
  *                        prints the first mismatches of each; exit 0 only if all sections match
+ *   prog FILE --known K  as above, but the sections named in K (one per line: name, then why)
+ *                        are known differences: they print "known" and do not fail the run; a
+ *                        known section that matches fails it ("FIXED ... remove it from K"), so
+ *                        the list only shrinks
  * Kinds: DK_U8..DK_U64 must match bit for bit; DK_F16/DK_BF16/DK_F32/DK_F64 match within `tol`
  * units in the last place (0 = bit for bit; any NaN matches any NaN, since NaN payloads are not
  * part of the result; +0 and -0 differ).
@@ -32,8 +36,9 @@ static inline size_t diff_kind_size(int k)
 }
 
 static struct {
-    int record, failed_sections, sections, api_errors;
+    int record, failed_sections, sections, api_errors, known_differ;
     FILE *out;
+    char *known;                 /* "\nname1\nname2\n": the known-difference names */
     unsigned char *ref; size_t ref_len;
 } diff_;
 
@@ -56,9 +61,30 @@ static inline uint64_t diff_d2u(double d) { uint64_t u; memcpy(&u, &d, 8); retur
 static int diff_begin(int argc, char **argv)
 {
     const char *file = NULL;
+    const char *known = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--record")) diff_.record = 1;
+        else if (!strcmp(argv[i], "--known") && i + 1 < argc) known = argv[++i];
         else file = argv[i];
+    }
+    if (known) {
+        FILE *k = fopen(known, "r");
+        if (!k) { perror(known); exit(2); }
+        size_t cap = 4096, len = 1;
+        diff_.known = (char *)malloc(cap);
+        diff_.known[0] = '\n';
+        char line[512];
+        while (fgets(line, sizeof line, k)) {
+            char nm[64];
+            if (line[0] == '#' || sscanf(line, "%63s", nm) != 1) continue;
+            size_t n = strlen(nm);
+            if (len + n + 2 >= cap) diff_.known = (char *)realloc(diff_.known, cap *= 2);
+            memcpy(diff_.known + len, nm, n);
+            len += n;
+            diff_.known[len++] = '\n';
+        }
+        diff_.known[len] = 0;
+        fclose(k);
     }
     if (!file) { fprintf(stderr, "usage: %s [--record] FILE\n", argv[0]); exit(2); }
     char dev[64] = {0};
@@ -174,9 +200,18 @@ static size_t diff_section_in(const char *name, int kind, unsigned tol, const vo
                     bad++;
                 }
             }
-            if (bad) {
+            char key[64];
+            snprintf(key, sizeof key, "\n%s\n", name);
+            int is_known = diff_.known && strstr(diff_.known, key);
+            if (bad && is_known) {
+                diff_.known_differ++;
+                printf("known %s: %zu of %zu differ (a known difference)\n", name, bad, count);
+            } else if (bad) {
                 diff_.failed_sections++;
                 printf("FAIL %s: %zu of %zu differ (tolerance %u ulp)\n", name, bad, count, tol);
+            } else if (is_known) {
+                diff_.failed_sections++;
+                printf("FIXED %s: matches now; remove it from the known differences\n", name);
             } else if (kind >= DK_F16 && worst > 0) {
                 printf("ok   %s: %zu values, worst %.0f ulp (tolerance %u)\n", name, count, worst, tol);
             } else printf("ok   %s: %zu values\n", name, count);
@@ -196,7 +231,8 @@ static inline size_t diff_section(const char *name, int kind, unsigned tol, cons
 static int diff_end(void)
 {
     if (diff_.record) { fclose(diff_.out); printf("recorded %d sections\n", diff_.sections); return diff_.api_errors ? 1 : 0; }
-    printf("%d sections, %d differ, %d API errors\n", diff_.sections, diff_.failed_sections, diff_.api_errors);
+    printf("%d sections, %d fail, %d known differences, %d API errors\n", diff_.sections, diff_.failed_sections,
+           diff_.known_differ, diff_.api_errors);
     return diff_.failed_sections || diff_.api_errors ? 1 : 0;
 }
 #endif

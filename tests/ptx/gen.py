@@ -398,8 +398,10 @@ def ftz(b):
 
 
 def cvt_f2i(b, mode, bits, signed):
+    # PTX ISA cvt: a NaN source gives 0 unless the source is .f64 or the destination 64-bit, then
+    # 1 << (bits - 1) (MININT / (MAXINT >> 1) + 1); the source here is always .f32
     if isnan32(b):
-        return 0
+        return 1 << (bits - 1) if bits == 64 else 0
     v = f32(b)
     if math.isinf(v):
         r = v
@@ -604,6 +606,193 @@ HALF_OPS += [
 ]
 
 
+# ---------------------------------------------------------------- video, sm_70+ integer ----
+# References from the PTX ISA text: the scalar video instructions (partSelectSignExtend,
+# optSaturate, optSecondaryOp, optMerge), the SIMD ones (extractAndSignExt_2/_4, mask, .add),
+# vmad, szext, bmsk, cvt.pack; then mad.hi.sat, 64-bit integer -> f16/bf16, WARP_SZ and the
+# glued ".reg.f32 f;" declarations of the CUDA headers' inline asm.
+def vpart(x, sel, sgn):
+    """sel: None (word), 'b0'..'b3', 'h0'..'h1'"""
+    if sel is None: v, w = x & M32, 32
+    elif sel[0] == 'b': v, w = (x >> (8 * int(sel[1]))) & 0xFF, 8
+    else: v, w = (x >> (16 * int(sel[1]))) & 0xFFFF, 16
+    return v - (1 << w) if sgn and v >> (w - 1) else v
+
+
+def vclamp(v, bits, sgn):
+    lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if sgn else (0, (1 << bits) - 1)
+    return max(lo, min(hi, v))
+
+
+VCALC = {'add': lambda x, y: x + y, 'sub': lambda x, y: x - y, 'absdiff': lambda x, y: abs(x - y),
+         'min': min, 'max': max, 'avrg': lambda x, y: (x + y + 1) >> 1 if x + y >= 0 else (x + y) >> 1,
+         'eq': lambda x, y: int(x == y), 'ne': lambda x, y: int(x != y), 'lt': lambda x, y: int(x < y),
+         'le': lambda x, y: int(x <= y), 'gt': lambda x, y: int(x > y), 'ge': lambda x, y: int(x >= y)}
+
+
+def vscalar(op, ds, as_, bs, a, b, c, asel=None, bsel=None, dsel=None, sat=False, op2=None, mode=None):
+    ta = vpart(a, asel, as_)
+    if op in ('shl', 'shr'):
+        tb = vpart(b, bsel, False)
+        tb = min(tb, 32) if mode == 'clamp' else tb & 31
+        t = ta << tb if op == 'shl' else ta >> tb
+    else:
+        t = VCALC[op](ta, vpart(b, bsel, bs))
+    if sat:
+        t = vclamp(t, 32 if dsel is None else 8 if dsel[0] == 'b' else 16, ds)
+    tc = s32(c) if ds else c
+    if op2 == 'add': t = t + tc
+    elif op2 == 'min': t = min(t, tc)
+    elif op2 == 'max': t = max(t, tc)
+    t &= M32
+    if dsel is not None:
+        w = 8 if dsel[0] == 'b' else 16
+        sh = w * int(dsel[1])
+        m = ((1 << w) - 1) << sh
+        t = ((t << sh) & m) | (c & ~m & M32)
+    return t
+
+
+def vsimd(n, op, ds, as_, bs, a, b, c, asel=None, bsel=None, mask=None, sat=False, add=False):
+    w = 32 // n
+    ab = (b << 32) | a
+    lm = (1 << w) - 1
+    asel = asel or ('10' if n == 2 else '3210')
+    bsel = bsel or ('32' if n == 2 else '7654')
+    lanes = set(range(n)) if mask is None else {int(ch) for ch in mask}
+
+    def elem(sel, i, sgn):
+        v = (ab >> (w * int(sel[n - 1 - i]))) & lm
+        return v - (1 << w) if sgn and v >> (w - 1) else v
+    d = c if add else 0
+    for i in range(n):
+        t = VCALC[op](elem(asel, i, as_), elem(bsel, i, bs))
+        if sat: t = vclamp(t, w, ds)
+        if add:
+            d += t if i in lanes else 0
+        else:
+            d |= ((t if i in lanes else c >> (w * i)) & lm) << (w * i)
+    return d & M32
+
+
+def vmad(as_, bs, a, b, c, asel=None, bsel=None, nega=False, negb=False, negc=False, po=False, shift=0, sat=False):
+    ta, tb = vpart(a, asel, as_), vpart(b, bsel, bs)
+    signed = as_ or bs or (nega != negb) or negc
+    t = ta * tb
+    lsb = 0
+    if po: lsb = 1
+    elif nega != negb: t, lsb = ~t, 1
+    elif negc: c, lsb = ~c & M32, 1
+    c128 = s32(c) if signed else c
+    t = (t + c128 + lsb) >> shift
+    if sat: t = vclamp(t, 32, signed)
+    return t & M32
+
+
+def szext(a, b, clamp, sgn):
+    b1 = b & 31
+    if clamp and b >= 32: return a
+    if b1 == 0: return 0
+    v = a & ((1 << b1) - 1)
+    return (v | (M32 ^ ((1 << b1) - 1))) if sgn and (a >> (b1 - 1)) & 1 else v
+
+
+def bmsk(a, b, clamp):
+    a1, b1 = a & 31, b & 31
+    mask0 = 0 if clamp and a >= 32 else (M32 << a1) & M32
+    if a1 + b1 >= 32 or (clamp and (a >= 32 or b >= 32)): mask1 = 0
+    elif b1 == 0: mask1 = M32
+    else: mask1 = (M32 << (a1 + b1)) & M32
+    return mask0 & ~mask1 & M32
+
+
+def pack_sat(a, b, c, w, sgn):
+    lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if sgn else (0, (1 << w) - 1)
+    ta, tb = max(lo, min(hi, s32(a))) & ((1 << w) - 1), max(lo, min(hi, s32(b))) & ((1 << w) - 1)
+    return ((c << (2 * w)) | (ta << w) | tb) & M32
+
+
+def i64_small(v, mode, fmt):
+    return round_exact(Fr(v), mode, fmt)
+
+
+VIDEO_OPS = [
+    ("vadd.s32.u32.s32.sat %d, %a.b0, %b.h0;", lambda a, b, c, x, y: vscalar('add', 1, 0, 1, a, b, c, 'b0', 'h0', sat=True)),
+    ("vsub.s32.s32.u32.sat %d, %a.h1, %b.h1;", lambda a, b, c, x, y: vscalar('sub', 1, 1, 0, a, b, c, 'h1', 'h1', sat=True)),
+    ("vsub.u32.s32.s32.sat %d, %a, %b;", lambda a, b, c, x, y: vscalar('sub', 0, 1, 1, a, b, c, sat=True)),
+    ("vabsdiff.s32.s32.s32.sat %d.h0, %a.b0, %b.b2, %c;", lambda a, b, c, x, y: vscalar('absdiff', 1, 1, 1, a, b, c, 'b0', 'b2', 'h0', sat=True)),
+    ("vmin.s32.s32.s32.sat.add %d, %a, %b, %c;", lambda a, b, c, x, y: vscalar('min', 1, 1, 1, a, b, c, sat=True, op2='add')),
+    ("vmax.u32.u32.s32.max %d, %a.b3, %b, %c;", lambda a, b, c, x, y: vscalar('max', 0, 0, 1, a, b, c, 'b3', op2='max')),
+    ("vmax.s32.u32.s32.min %d, %a.h0, %b.b1, %c;", lambda a, b, c, x, y: vscalar('max', 1, 0, 1, a, b, c, 'h0', 'b1', op2='min')),
+    ("vadd.u32.u32.u32.sat %d.b1, %a.b2, %b.b3, %c;", lambda a, b, c, x, y: vscalar('add', 0, 0, 0, a, b, c, 'b2', 'b3', 'b1', sat=True)),
+    ("vsub.s32.s32.s32 %d.b3, %a, %b.h1, %c;", lambda a, b, c, x, y: vscalar('sub', 1, 1, 1, a, b, c, None, 'h1', 'b3')),
+    ("vshl.s32.u32.u32.clamp %d, %a, %b;", lambda a, b, c, x, y: vscalar('shl', 1, 0, 0, a, b, c, mode='clamp')),
+    ("vshl.u32.s32.u32.sat.clamp %d, %a.b1, %b;", lambda a, b, c, x, y: vscalar('shl', 0, 1, 0, a, b, c, 'b1', mode='clamp', sat=True)),
+    ("vshr.u32.u32.u32.wrap %d, %a, %b.h1;", lambda a, b, c, x, y: vscalar('shr', 0, 0, 0, a, b, c, None, 'h1', mode='wrap')),
+    ("vshr.s32.s32.u32.clamp.add %d, %a, %b.b0, %c;", lambda a, b, c, x, y: vscalar('shr', 1, 1, 0, a, b, c, None, 'b0', mode='clamp', op2='add')),
+    ("vshl.u32.u32.u32.wrap %d.h1, %a.b1, %b, %c;", lambda a, b, c, x, y: vscalar('shl', 0, 0, 0, a, b, c, 'b1', None, 'h1', mode='wrap')),
+    ("vset.s32.u32.lt %d, %a, %b;", lambda a, b, c, x, y: vscalar('lt', 0, 1, 0, a, b, c)),
+    ("vset.u32.u32.ne.add %d, %a, %b.h1, %c;", lambda a, b, c, x, y: vscalar('ne', 0, 0, 0, a, b, c, None, 'h1', op2='add')),
+    ("vset.s32.s32.ge %d.b3, %a.b1, %b.b2, %c;", lambda a, b, c, x, y: vscalar('ge', 0, 1, 1, a, b, c, 'b1', 'b2', 'b3')),
+    ("vset.u32.s32.gt.max %d, %a.h0, %b.h1, %c;", lambda a, b, c, x, y: vscalar('gt', 0, 0, 1, a, b, c, 'h0', 'h1', op2='max')),
+    ("vmad.s32.s32.u32.sat %d, %a, %b, -%c;", lambda a, b, c, x, y: vmad(1, 0, a, b, c, negc=True, sat=True)),
+    ("vmad.u32.u32.u32.shr15 %d, %a.h0, %b.h0, %c;", lambda a, b, c, x, y: vmad(0, 0, a, b, c, 'h0', 'h0', shift=15)),
+    ("vmad.s32.s32.s32.shr7.sat %d, -%a.h1, %b.b2, %c;", lambda a, b, c, x, y: vmad(1, 1, a, b, c, 'h1', 'b2', nega=True, shift=7, sat=True)),
+    ("vmad.u32.u32.u32.po %d, %a.b0, %b.b1, %c;", lambda a, b, c, x, y: vmad(0, 0, a, b, c, 'b0', 'b1', po=True)),
+    ("vmad.s32.u32.u32.sat %d, %a, %b, %c;", lambda a, b, c, x, y: vmad(0, 0, a, b, c, sat=True)),
+    ("vmad.s32.s32.s32 %d, -%a, -%b, %c;", lambda a, b, c, x, y: vmad(1, 1, a, b, c, nega=True, negb=True)),
+    ("vadd2.s32.s32.u32.sat %d, %a, %b, %c;", lambda a, b, c, x, y: vsimd(2, 'add', 1, 1, 0, a, b, c, sat=True)),
+    ("vsub2.s32.s32.s32.sat %d.h0, %a.h10, %b.h32, %c;", lambda a, b, c, x, y: vsimd(2, 'sub', 1, 1, 1, a, b, c, '10', '32', '0', sat=True)),
+    ("vmin2.s32.u32.u32.add %d.h10, %a.h00, %b.h22, %c;", lambda a, b, c, x, y: vsimd(2, 'min', 1, 0, 0, a, b, c, '00', '22', '10', add=True)),
+    ("vavrg2.s32.s32.s32 %d.h1, %a.h01, %b.h23, %c;", lambda a, b, c, x, y: vsimd(2, 'avrg', 1, 1, 1, a, b, c, '01', '23', '1')),
+    ("vabsdiff2.u32.u32.u32.add %d, %a, %b, %c;", lambda a, b, c, x, y: vsimd(2, 'absdiff', 0, 0, 0, a, b, c, add=True)),
+    ("vmax2.u32.u32.u32 %d, %a.h31, %b.h02, %c;", lambda a, b, c, x, y: vsimd(2, 'max', 0, 0, 0, a, b, c, '31', '02')),
+    ("vset2.s32.u32.lt %d, %a, %b, %c;", lambda a, b, c, x, y: vsimd(2, 'lt', 0, 1, 0, a, b, c)),
+    ("vset2.u32.u32.ne.add %d.h1, %a, %b, %c;", lambda a, b, c, x, y: vsimd(2, 'ne', 0, 0, 0, a, b, c, mask='1', add=True)),
+    ("vadd4.s32.s32.u32.sat %d, %a, %b, %c;", lambda a, b, c, x, y: vsimd(4, 'add', 1, 1, 0, a, b, c, sat=True)),
+    ("vsub4.s32.s32.s32.sat %d.b0, %a.b3210, %b.b7654, %c;", lambda a, b, c, x, y: vsimd(4, 'sub', 1, 1, 1, a, b, c, '3210', '7654', '0', sat=True)),
+    ("vmin4.s32.u32.u32.add %d.b20, %a.b0000, %b.b2222, %c;", lambda a, b, c, x, y: vsimd(4, 'min', 1, 0, 0, a, b, c, '0000', '2222', '20', add=True)),
+    ("vavrg4.u32.u32.u32 %d, %a.b4567, %b.b0123, %c;", lambda a, b, c, x, y: vsimd(4, 'avrg', 0, 0, 0, a, b, c, '4567', '0123')),
+    ("vavrg4.s32.s32.s32 %d.b321, %a, %b, %c;", lambda a, b, c, x, y: vsimd(4, 'avrg', 1, 1, 1, a, b, c, mask='321')),
+    ("vabsdiff4.s32.s32.s32.sat %d.b31, %a, %b, %c;", lambda a, b, c, x, y: vsimd(4, 'absdiff', 1, 1, 1, a, b, c, mask='31', sat=True)),
+    ("vmax4.s32.s32.s32 %d, %a.b7531, %b.b6420, %c;", lambda a, b, c, x, y: vsimd(4, 'max', 1, 1, 1, a, b, c, '7531', '6420')),
+    ("vset4.s32.s32.le.add %d, %a, %b.b3210, %c;", lambda a, b, c, x, y: vsimd(4, 'le', 0, 1, 1, a, b, c, None, '3210', add=True)),
+    ("vset4.u32.u32.eq %d.b2, %a.b1111, %b.b5555, %c;", lambda a, b, c, x, y: vsimd(4, 'eq', 0, 0, 0, a, b, c, '1111', '5555', '2')),
+    ("vsub4.s32.s32.s32.add %d, %a, %b, %c;", lambda a, b, c, x, y: vsimd(4, 'sub', 1, 1, 1, a, b, c, add=True)),
+    ("szext.clamp.s32 %d, %a, %b;", lambda a, b, c, x, y: szext(a, b, True, True)),
+    ("szext.wrap.s32 %d, %a, %b;", lambda a, b, c, x, y: szext(a, b, False, True)),
+    ("szext.clamp.u32 %d, %a, %c;", lambda a, b, c, x, y: szext(a, c, True, False)),
+    ("szext.wrap.u32 %d, %a, %b;", lambda a, b, c, x, y: szext(a, b, False, False)),
+    ("and.b32 %s, %c, 63; bmsk.clamp.b32 %d, %b, %s;", lambda a, b, c, x, y: bmsk(b, c & 63, True)),
+    ("and.b32 %s, %c, 63; bmsk.wrap.b32 %d, %b, %s;", lambda a, b, c, x, y: bmsk(b, c & 63, False)),
+    ("bmsk.clamp.b32 %d, %a, %b;", lambda a, b, c, x, y: bmsk(a, b, True)),
+    ("cvt.pack.sat.s16.s32 %d, %a, %b;", lambda a, b, c, x, y: pack_sat(a, b, 0, 16, True)),
+    ("shr.s32 %s, %a, 14; cvt.pack.sat.u16.s32 %d, %s, %b;", lambda a, b, c, x, y: pack_sat(s32(a) >> 14, b, 0, 16, False)),
+    ("shr.s32 %s, %a, 23; cvt.pack.sat.s8.s32.b32 %d, %s, %b, %c;", lambda a, b, c, x, y: pack_sat(s32(a) >> 23, b, c, 8, True)),
+    ("shr.s32 %s, %a, 22; cvt.pack.sat.u8.s32.b32 %d, %b, %s, %c;", lambda a, b, c, x, y: pack_sat(b, s32(a) >> 22, c, 8, False)),
+    ("shr.s32 %s, %a, 27; cvt.pack.sat.s4.s32.b32 %d, %s, %b, %c;", lambda a, b, c, x, y: pack_sat(s32(a) >> 27, b, c, 4, True)),
+    ("shr.s32 %s, %a, 29; cvt.pack.sat.u2.s32.b32 %d, %s, %b, %c;", lambda a, b, c, x, y: pack_sat(s32(a) >> 29, b, c, 2, False)),
+    ("mad.hi.sat.s32 %d, %a, %b, %c;", lambda a, b, c, x, y: u32(sat32(((s32(a) * s32(b)) >> 32) + s32(c)))),
+    ("mad24.hi.sat.s32 %d, %a, %b, %c;", lambda a, b, c, x, y: u32(sat32(((s24(a) * s24(b)) >> 16) + s32(c)))),
+    ("and.b32 %s, %c, 63; shr.s64 %z, %x, %s; cvt.rn.f16.s64 %h1, %z; cvt.u32.u16 %d, %h1;",
+     lambda a, b, c, x, y: i64_small(s64(x) >> (c & 63), 'rn', F16)),
+    ("and.b32 %s, %c, 63; shr.u64 %z, %x, %s; cvt.rm.f16.u64 %h1, %z; cvt.u32.u16 %d, %h1;",
+     lambda a, b, c, x, y: i64_small(x >> (c & 63), 'rm', F16)),
+    ("and.b32 %s, %c, 63; shr.s64 %z, %y, %s; cvt.rp.bf16.s64 %h1, %z; cvt.u32.u16 %d, %h1;",
+     lambda a, b, c, x, y: i64_small(s64(y) >> (c & 63), 'rp', BF16)),
+    ("cvt.rz.bf16.u64 %h1, %y; cvt.u32.u16 %d, %h1;", lambda a, b, c, x, y: i64_small(y, 'rz', BF16)),
+    # a bf16 tie plus a bit far below: a double would round the bit away first, then tie to even
+    ("and.b64 %z, %x, 0xff80000000000001; cvt.rn.bf16.u64 %h1, %z; cvt.u32.u16 %d, %h1;",
+     lambda a, b, c, x, y: i64_small(x & 0xff80000000000001, 'rn', BF16)),
+    ("and.b64 %z, %x, 0xff80000000000000; cvt.rn.bf16.s64 %h1, %z; cvt.u32.u16 %d, %h1;",
+     lambda a, b, c, x, y: i64_small(s64(x & 0xff80000000000000), 'rn', BF16)),
+    ("mov.u32 %d, WARP_SZ;", lambda a, b, c, x, y: 32),
+    ("{ .reg.b32 q; add.u32 q, %a, WARP_SZ; mov.u32 %d, q; }", lambda a, b, c, x, y: u32(a + 32)),
+    ("cvt.u16.u32 %h1, %a; { .reg.f32 f; mov.b32 f, {0, %h1}; mov.b32 %d, f; }", lambda a, b, c, x, y: (a & 0xFFFF) << 16),
+    ("{ .reg.pred q; setp.lt.u32 q, %a, %b; selp.u32 %d, 5, 6, q; }", lambda a, b, c, x, y: 5 if a < b else 6),
+]
+
+
 # ---------------------------------------------------------------- inputs ----
 def int_inputs(rng):
     edge = [0, 1, M32, 0x80000000, 0x7FFFFFFF, 2, 31, 32, 33, 63, 64, 0xFFFF, 0x10000, 0xFF, 0x80, 0xFFFFFF80]
@@ -723,6 +912,8 @@ def main():
                lambda a, b, c: (a, b, c))
     write_case("half_ops", "f16/bf16 scalar and packed arithmetic", HALF_OPS, half_inputs(rng),
                lambda a, b, c: (a, b, c))
+    write_case("video_ops", "video instructions, szext, bmsk, cvt.pack, mad.hi.sat, s64 -> f16/bf16, WARP_SZ",
+               VIDEO_OPS, int_inputs(rng), lambda a, b, c: (a, b, c, (b << 32) | a, (a << 32) | c))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# tests/ptx/run_prelude.sh - checks the rounding helpers of npu_runtime/kernel/ptx_prelude.h
+# (f16/bf16 add/sub/fma rounded once, cvt.ftz.f32.f64, float -> integer NaN results) on a few
+# hundred thousand inputs against prelude_check.py's exact reference (fractions). PASS/FAIL lines.
+set -u
+cd "$(dirname "$0")/../.."
+T=build/tests/ptx; mkdir -p "$T"
+if ! ${CC:-cc} -O2 -ffp-contract=off -I. tests/ptx/prelude_check.c -o $T/prelude_check -lm 2>$T/prelude_check.build.log; then
+    echo "FAIL prelude_check_build"; cat $T/prelude_check.build.log; exit 1
+fi
+python3 tests/ptx/prelude_check.py $T/prelude_check "${PRELUDE_CHECK_N:-300000}"
