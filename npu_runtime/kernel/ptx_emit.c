@@ -2367,6 +2367,13 @@ static void emit_lane_cond(emit_t *E, const ptx_insn_t *in, const char *target, 
         return;
     }
     E->divpt[idx] = 1;
+    sym_t ps = {0};
+    if (in->pred) ps = lookup(E, in->pred);
+    if (in->pred && ps.kind == SY_REG && ps.ty.c == 'p') {   /* a predicate register's lane array: a mask test */
+        OUT("{ uint32_t __m = __lane_mask(%s)%s; if (__m == 0xffffu) goto %s; if (__m) { __dk = %d; goto __div; } }",
+            mangle(E, "w_", in->pred), in->pred_neg ? " ^ 0xffffu" : "", target, idx + 1);
+        return;
+    }
     OUT("{ uint32_t __n = 0; for (__l = 0; __l < NPU_LANES; __l++) __n += (uint32_t)(%s != 0);"
         " if (__n == NPU_LANES) goto %s; if (__n) { __dk = %d; goto __div; } }", lane_pred(E, in), target, idx + 1);
 }

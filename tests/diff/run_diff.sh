@@ -6,6 +6,10 @@
 # known one that has started to match (the list only shrinks). A program with no recording yet
 # runs once in record mode and must finish without API errors ("NAME-runs"); it is compared
 # once a session with a GPU records it.
+# Every program also checks our execution modes against each other ("NAME-modes"): its default
+# run's results are the reference for runs with NPU_PTX_NO_LANES=1 (per-thread code),
+# NPU_PTX_NO_PHASES=1 (fibers for barrier and warp kernels) and TRANSFER_TO_NPU_MEMCHECK=1
+# (checked accesses); each must match bit for bit.
 set -u
 cd "$(dirname "$0")/../.."
 B=$PWD/build; T=$B/tests/diff; mkdir -p "$T"
@@ -28,9 +32,17 @@ for src in tests/diff/*.cu; do
         if [ $rc -eq 0 ]; then echo "PASS $n"
         else echo "FAIL $n"; grep -E '^(FAIL|FIXED)|API|->' "$T/$n.log" | head -20 | sed 's/^/    /'; fi
     else
-        "${run[@]}" --record "$T/$n.self.bin" >"$T/$n.log" 2>&1; rc=$?
         echo "    $n: no GPU recording yet (scripts/gpu_diff.sh records one); checked that it runs"
-        if [ $rc -eq 0 ]; then echo "PASS $n-runs"
-        else echo "FAIL $n-runs"; grep -E 'API|->' "$T/$n.log" | head -20 | sed 's/^/    /'; fi
     fi
+    "${run[@]}" --record "$T/$n.self.bin" >"$T/$n.self.log" 2>&1; rc=$?
+    if [ ! -f "$ref" ]; then
+        if [ $rc -eq 0 ]; then echo "PASS $n-runs"
+        else echo "FAIL $n-runs"; grep -E 'API|->' "$T/$n.self.log" | head -20 | sed 's/^/    /'; fi
+    fi
+    bad=""
+    for mode in NPU_PTX_NO_LANES=1 NPU_PTX_NO_PHASES=1 TRANSFER_TO_NPU_MEMCHECK=1; do
+        env "$mode" "${run[@]}" "$T/$n.self.bin" >"$T/$n.${mode%%=*}.log" 2>&1 || bad="$bad $mode"
+    done
+    if [ $rc -eq 0 ] && [ -z "$bad" ]; then echo "PASS $n-modes"
+    else echo "FAIL $n-modes (differs under:$bad)"; for mode in $bad; do grep -E '^FAIL|API' "$T/$n.${mode%%=*}.log" | head -5 | sed "s/^/    $mode: /"; done; fi
 done
