@@ -73,6 +73,7 @@
 #include "npu.h"
 #include "stream_internal.h"
 #include "npu_obs.h"  /* observability (npu_obs.h) */
+#include "kernel/exec_internal.h"   /* npu_exec_help */
 
 #include <errno.h>
 #include <pthread.h>
@@ -421,7 +422,7 @@ void npu_stream_wait_point(npu_stream_t *s, uint64_t seq, int spin)
     uint64_t t0 = 0;
     unsigned iter = 0;
     while (!npu_stream_reached(s, seq)) {
-        if (help(s, 0)) {
+        if (help(s, 0) || npu_exec_help()) {   /* its next item, else blocks of a running grid */
             t0 = 0;
             continue;
         }
@@ -449,7 +450,11 @@ static void *worker_main(void *arg)
             wait_reach(blk.s, blk.seq, WORKER_SPIN_NS);
             npu_stream_unref(blk.s);
             continue;
-        case P_BUSY:                 /* a helping host thread runs the head */
+        case P_BUSY:                 /* a helping host thread runs the head: help with its blocks */
+            if (npu_exec_help()) {
+                t0 = 0;
+                continue;
+            }
             c = atomic_load(&s->completed);
             if (!spin_step(&t0, WORKER_SPIN_NS, &iter)) {
                 sleep_until_timed(s, c + 1, 1000000);

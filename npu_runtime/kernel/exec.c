@@ -1611,6 +1611,24 @@ npu_status_t npu_exec_grid(npu_kfunc_t *f, const uint32_t grid[3], const uint32_
     return npu_exec_grid_checked(info, grid, block, dyn_shared, params);
 }
 
+/* A thread that would only spin (a host thread waiting on a stream whose head another thread
+ * runs, or a stream worker whose head a helping host thread runs) runs blocks of a published
+ * grid instead, as a pool worker does: with the Python thread, a stream worker and a pool
+ * worker on two cores, the spinner took a core from the block work. Returns 1 if it ran any. */
+int npu_exec_help(void)
+{
+    if (!__atomic_load_n(&pool.active, __ATOMIC_ACQUIRE))
+        return 0;
+    exec_grid_t *g = pool_take();
+    if (!g)
+        return 0;
+    exec_worker_t *w = caller_worker();
+    if (w)
+        run_grid_blocks(w, g);
+    grid_unref(g);
+    return w != NULL;
+}
+
 int npu_exec_runners(void)
 {
     pthread_once(&pool.once, pool_init);
@@ -1669,7 +1687,7 @@ npu_status_t npu_exec_grid_checked(npu_kfunc_info_t *info, const uint32_t grid[3
             pp = &(*pp)->link_next;
         }
         g.link_prev = prev;
-        *pp = &g;
+        __atomic_store_n(pp, &g, __ATOMIC_RELEASE);   /* pool.active is also peeked without the lock (npu_exec_help) */
         pthread_mutex_unlock(&pool.lock);
         atomic_fetch_add(&pool.gen, 1);
         int sleepers = atomic_load(&pool.sleepers);
@@ -1682,7 +1700,7 @@ npu_status_t npu_exec_grid_checked(npu_kfunc_info_t *info, const uint32_t grid[3
         if (g.link_prev)
             g.link_prev->link_next = g.link_next;
         else
-            pool.active = g.link_next;
+            __atomic_store_n(&pool.active, g.link_next, __ATOMIC_RELEASE);
         if (g.link_next)
             g.link_next->link_prev = g.link_prev;
         pthread_mutex_unlock(&pool.lock);

@@ -29,6 +29,8 @@ npu_status_t npu_exec_grid_checked(npu_kfunc_info_t *info, const uint32_t grid[3
 
 /* Threads that run a grid's blocks (the caller plus the pool): TRANSFER_TO_NPU_THREADS. */
 int npu_exec_runners(void);
+/* Runs blocks of a grid other runners are executing, if any (for threads that would spin). */
+int npu_exec_help(void);
 
 /* CUDA device printf: fmt plus a packed argument buffer (each argument aligned to its size,
  * floats promoted to double). Writes one piece to stdout under the stdio lock. Returns the
