@@ -9,3 +9,8 @@ if ! ${CC:-cc} -O2 -ffp-contract=off -I. tests/ptx/prelude_check.c -o $T/prelude
     echo "FAIL prelude_check_build"; cat $T/prelude_check.build.log; exit 1
 fi
 python3 tests/ptx/prelude_check.py $T/prelude_check "${PRELUDE_CHECK_N:-300000}"
+if ${CC:-cc} -O2 -ffp-contract=off -I. tests/ptx/prelude_round.c -o $T/prelude_round -lm 2>$T/prelude_round.build.log; then
+    $T/prelude_round
+else
+    echo "FAIL prelude_round_build"; cat $T/prelude_round.build.log
+fi

@@ -1,0 +1,54 @@
+/* tests/ptx/prelude_round.c - the f32 add/sub/mul/fma helpers of ptx_prelude.h with a directed
+ * rounding (.rz/.rm/.rp), which round the exact result to odd in double and then once to float,
+ * against the same operation done by the FPU in that rounding mode (fesetround around one
+ * volatile operation: the *_fe reference helpers). Random bit patterns, values with close
+ * exponents (cancellation, ties), subnormals, exact zeros of both signs, infinities, NaN,
+ * overflow. Prints "PASS prelude_round" or FAIL lines; built with -ffp-contract=off like the
+ * translator's kernels (run_prelude.sh). */
+#include "npu_runtime/kernel/ptx_prelude.h"
+#include <stdio.h>
+
+static uint64_t rs = 0x9e3779b97f4a7c15ull;
+static uint32_t rnd(void)
+{
+    rs ^= rs << 13; rs ^= rs >> 7; rs ^= rs << 17;
+    return (uint32_t)(rs >> 16);
+}
+static const uint32_t special[] = {
+    0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007fffff, 0x00800000, 0x80800000, 0x3f800000,
+    0xbf800000, 0x3f800001, 0x33800000, 0x7f7fffff, 0xff7fffff, 0x7f800000, 0xff800000, 0x7fc00000,
+    0x4b800000, 0x4b800001, 0x34000000, 0xb4000000, 0x0c000000, 0x1f800000, 0x5f800000, 0x3effffff};
+#define NSPECIAL (sizeof special / sizeof special[0])
+
+static float pick(int kind, float near)
+{
+    switch (kind) {
+    case 0: return __u2f(rnd());
+    case 1: return __u2f(special[rnd() % NSPECIAL]);
+    case 2: return __u2f((__f2u(near) & 0xff800000u) ^ (rnd() & 0x807fffffu));   /* same exponent */
+    case 3: return __u2f((__f2u(near) + (rnd() % 64) - 32) ^ (rnd() & 0x80000000u)); /* a few ulp off */
+    case 4: return __u2f(rnd() & 0x80ffffffu);                                   /* tiny: subnormal results */
+    default: return ldexpf((float)(int)(rnd() % 4096) - 2048.0f, (int)(rnd() % 40) - 20);
+    }
+}
+
+static int same(float a, float b) { return (a != a && b != b) || __f2u(a) == __f2u(b); }
+
+int main(void)
+{
+    int bad = 0;
+    long n = 0;
+    for (long i = 0; i < 3000000 && bad < 10; i++) {
+        int m = 1 + (int)(rnd() % 3);
+        float a = pick((int)(rnd() % 6), 1.0f), b = pick((int)(rnd() % 6), a), c = pick((int)(rnd() % 6), a * b);
+        float g[4] = {__add_f32(a, b, m), __sub_f32(a, b, m), __mul_f32(a, b, m), __fma_f32(a, b, c, m)};
+        float w[4] = {__add_f32_fe(a, b, m), __sub_f32_fe(a, b, m), __mul_f32_fe(a, b, m), __fma_f32_fe(a, b, c, m)};
+        static const char *nm[4] = {"add", "sub", "mul", "fma"};
+        for (int k = 0; k < 4; k++, n++)
+            if (!same(g[k], w[k]) && bad++ < 10)
+                printf("FAIL prelude_round: %s mode %d (%08x, %08x, %08x) -> %08x, FPU %08x\n", nm[k], m,
+                       __f2u(a), __f2u(b), __f2u(c), __f2u(g[k]), __f2u(w[k]));
+    }
+    if (!bad) printf("PASS prelude_round (%ld operations)\n", n);
+    return bad != 0;
+}
