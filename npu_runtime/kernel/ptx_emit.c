@@ -950,6 +950,14 @@ static void emit_minmax(emit_t *E, const ptx_insn_t *in, int mx)
         wr(E, in, &in->ops[0], t, fpost(E, in, t, x));
         return;
     }
+    for (int i = 1; i < in->nmods; i++)
+        if (!strcmp(in->mods[i], "s16x2") || !strcmp(in->mods[i], "u16x2")) {   /* packed halves */
+            if (in->nops > 3) { fail(E, NPU_EPTXUNSUP, in, "three-input %s", in->opcode); return; }
+            ty_t u = TY('u', 4);
+            wr(E, in, &in->ops[0], u, S(E, "__mm16x2(%s, %s, %d, %d, %d)", A(1, u), A(2, u), mx,
+                                        in->mods[i][0] == 's', has(in, "relu")));
+            return;
+        }
     if (!is_int(t)) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
     if (in->nops > 3) { fail(E, NPU_EPTXUNSUP, in, "three-input %s", in->opcode); return; }
     const char *a = A(1, t), *b = A(2, t);
@@ -1189,7 +1197,9 @@ static void emit_cvt(emit_t *E, const ptx_insn_t *in)
         const char *a = A(1, s), *b = A(2, s);
         if (has(in, "relu")) { a = S(E, "__max_f32(%s, 0.0f, 1)", a); b = S(E, "__max_f32(%s, 0.0f, 1)", b); }
         if (sat) { a = S(E, "__sat32(%s)", a); b = S(E, "__sat32(%s)", b); }
-        wr(E, in, &in->ops[0], TY('u', 4), S(E, "(((uint32_t)%s((double)%s, %d) << 16) | %s((double)%s, %d))", fn, a, m & 3, fn, b, m & 3));
+        const char *ha = S(E, "%s((double)%s, %d)", fn, a, m & 3), *hb = S(E, "%s((double)%s, %d)", fn, b, m & 3);
+        if (has(in, "satfinite")) { ha = S(E, "__satfin16(%s, %d)", ha, d.c == 'G'); hb = S(E, "__satfin16(%s, %d)", hb, d.c == 'G'); }
+        wr(E, in, &in->ops[0], TY('u', 4), S(E, "(((uint32_t)%s << 16) | %s)", ha, hb));
         return;
     }
     if (!s.c || s.c == 'H' || s.c == 'G' || d.c == 'H' || d.c == 'G' || d.sz == 16 || s.sz == 16) {
@@ -1248,7 +1258,10 @@ static void emit_cvt(emit_t *E, const ptx_insn_t *in)
     if (!v) v = s.c == 's' ? S(E, "(double)(int64_t)%s", a) : S(E, "(double)(uint64_t)%s", a);
     if (m >= 4) v = S(E, "__rndi(%s, %d)", v, m);
     if (sat) v = S(E, "__sat64(%s)", v);
-    wr(E, in, &in->ops[0], TY('u', 2), S(E, "%s(%s, %d)", fn, v, rm));
+    if (has(in, "relu")) v = S(E, "__relu_d(%s)", v);
+    const char *h = S(E, "%s(%s, %d)", fn, v, rm);
+    if (has(in, "satfinite")) h = S(E, "__satfin16(%s, %d)", h, d.c == 'g');
+    wr(E, in, &in->ops[0], TY('u', 2), h);
 }
 
 static void emit_mov(emit_t *E, const ptx_insn_t *in)

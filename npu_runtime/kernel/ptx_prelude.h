@@ -182,6 +182,23 @@ P_INL uint16_t __d2small(double x, int m, int mbits, int emax) {
     return sign | (uint16_t)(((uint32_t)(E + emax) << mbits) | (qq - one)); }
 P_INL uint16_t __d2h(double x, int m) { return __d2small(x, m, 10, 15); }
 P_INL uint16_t __d2b(double x, int m) { return __d2small(x, m, 7, 127); }
+/* cvt .relu (negative and -0 -> +0; NaN stays NaN, encoded canonical) and .satfinite (an
+ * infinite f16/bf16 result becomes the largest finite value of its sign) */
+P_INL double __relu_d(double v) { return v != v ? v : (v <= 0 ? 0.0 : v); }
+P_INL uint16_t __satfin16(uint16_t h, int bf) {
+    uint16_t m = h & 0x7fff;
+    return (bf ? m == 0x7f80 : m == 0x7c00) ? (uint16_t)((h & 0x8000) | (bf ? 0x7f7f : 0x7bff)) : h; }
+/* min/max{.relu} on .s16x2 / .u16x2: each half on its own */
+P_INL uint32_t __mm16x2(uint32_t a, uint32_t b, int mx, int sg, int relu) {
+    uint32_t r = 0;
+    for (int h = 0; h < 32; h += 16) {
+        uint32_t x = (a >> h) & 0xffffu, y = (b >> h) & 0xffffu, z;
+        if (sg) { int32_t p = (int16_t)x, q = (int16_t)y, v = mx ? (p > q ? p : q) : (p < q ? p : q);
+                  if (relu && v < 0) v = 0; z = (uint32_t)v & 0xffffu; }
+        else z = mx ? (x > y ? x : y) : (x < y ? x : y);
+        r |= z << h;
+    }
+    return r; }
 P_INL uint16_t __hftz(uint16_t h) { return (h & 0x7c00) == 0 ? (h & 0x8000) : h; }
 P_INL uint16_t __bftz(uint16_t h) { return (h & 0x7f80) == 0 ? (h & 0x8000) : h; }
 /* p + z (finite doubles) rounded to odd: truncated, last significand bit set if inexact. Rounding
