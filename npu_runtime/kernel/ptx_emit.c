@@ -943,6 +943,13 @@ static void emit_minmax(emit_t *E, const ptx_insn_t *in, int mx)
 {
     ty_t t = ity(in, 0);
     NEED(3);
+    if (has(in, "xorsign")) {   /* min/max.xorsign.abs.f32: of |a| and |b|, the sign is sign(a) ^ sign(b) */
+        if (t.c != 'f' || t.sz != 4 || in->nops > 3) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+        const char *a = fin(E, in, 1, t), *b = fin(E, in, 2, t);
+        const char *m = S(E, "__%s_f32(fabsf(%s), fabsf(%s), %d)", mx ? "max" : "min", a, b, has(in, "NaN"));
+        wr(E, in, &in->ops[0], t, fpost(E, in, t, S(E, "__xorsign32(%s, %s, %s)", m, a, b)));
+        return;
+    }
     if (t.c == 'h' || t.c == 'g' || t.c == 'H' || t.c == 'G') { if (emit_half(E, in, mx ? "max" : "min", t)) return; }
     if (t.c == 'f') {
         if (in->nops > 3) { fail(E, NPU_EPTXUNSUP, in, "three-input %s", in->opcode); return; }

@@ -188,6 +188,10 @@ P_INL double __relu_d(double v) { return v != v ? v : (v <= 0 ? 0.0 : v); }
 P_INL uint16_t __satfin16(uint16_t h, int bf) {
     uint16_t m = h & 0x7fff;
     return (bf ? m == 0x7f80 : m == 0x7c00) ? (uint16_t)((h & 0x8000) | (bf ? 0x7f7f : 0x7bff)) : h; }
+/* min/max.xorsign.abs: the magnitude result m gets sign(a) ^ sign(b); a NaN result stays as is */
+P_INL float __xorsign32(float m, float a, float b) {
+    if (m != m) return m;
+    return __u2f((__f2u(m) & 0x7fffffffu) | ((__f2u(a) ^ __f2u(b)) & 0x80000000u)); }
 /* min/max{.relu} on .s16x2 / .u16x2: each half on its own */
 P_INL uint32_t __mm16x2(uint32_t a, uint32_t b, int mx, int sg, int relu) {
     uint32_t r = 0;

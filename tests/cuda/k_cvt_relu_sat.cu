@@ -1,7 +1,8 @@
 // NVCC_FLAGS: -arch=sm_90
 // cvt to f16/bf16 with .relu (negative and -0 -> +0, NaN -> canonical NaN) and .satfinite (an
 // infinite result -> the largest finite value of its sign), scalar and packed; min/max{.relu}
-// on .s16x2 / .u16x2 (each half on its own). Expected values worked out from the PTX ISA text
+// on .s16x2 / .u16x2 (each half on its own), min/max.xorsign.abs.f32 (of |a| and |b|, with the
+// sign sign(a) ^ sign(b)). Expected values worked out from the PTX ISA text
 // (found missing by tests/diff/diff_isa_extra.cu: .relu and .satfinite were ignored, and the
 // 16x2 forms used only the low half).
 #include "k_util.h"
@@ -33,6 +34,13 @@ __global__ void packed(const unsigned *in, unsigned *o)
     asm("min.u16x2 %0, %1, %2;" : "=r"(r) : "r"(in[2]), "r"(in[3])); o[6] = r;
     asm("min.relu.s16x2 %0, %1, %2;" : "=r"(r) : "r"(in[4]), "r"(in[5])); o[7] = r;
     asm("max.relu.s16x2 %0, %1, %2;" : "=r"(r) : "r"(in[4]), "r"(in[5])); o[8] = r;
+    const float xa[3] = {-2.0f, 3.0f, -1.0f}, xb[3] = {1.0f, -5.0f, -4.0f};
+    for (int k = 0; k < 3; k++) {
+        float lo, hi;
+        asm("min.xorsign.abs.f32 %0, %1, %2;" : "=f"(lo) : "f"(xa[k]), "f"(xb[k]));
+        asm("max.xorsign.abs.f32 %0, %1, %2;" : "=f"(hi) : "f"(xa[k]), "f"(xb[k]));
+        o[9 + 2 * k] = __float_as_uint(lo); o[10 + 2 * k] = __float_as_uint(hi);
+    }
 }
 
 int main()
@@ -72,8 +80,8 @@ int main()
     CK(cudaMemcpy(din, pin, sizeof pin, cudaMemcpyHostToDevice));
     packed<<<1, 1>>>(din, dout);
     CK(cudaGetLastError());
-    CK(cudaMemcpy(got, dout, 9 * 4, cudaMemcpyDeviceToHost));
-    const unsigned want[9] = {
+    CK(cudaMemcpy(got, dout, 15 * 4, cudaMemcpyDeviceToHost));
+    const unsigned want[15] = {
         0x7bff3c00u,   // satfinite f16x2 (inf, 1): upper = max finite
         0x00003c00u,   // relu f16x2 (-3, 1)
         0xff7fc040u,   // satfinite bf16x2 (-inf, -3): -max finite, -3
@@ -83,8 +91,11 @@ int main()
         0x00020001u,   // min.u16x2
         0x00000003u,   // min.relu.s16x2: min(-16, 1) = -16 -> 0; min(5, 3) = 3
         0x00010005u,   // max.relu.s16x2: max(-16, 1) = 1; max(5, 3) = 5
+        0xbf800000u, 0xc0000000u,   // xorsign.abs (-2, 1): min -1, max -2
+        0xc0400000u, 0xc0a00000u,   // (3, -5): -3, -5
+        0x3f800000u, 0x40800000u,   // (-1, -4): +1, +4
     };
-    for (int k = 0; k < 9; k++) CHECK_MSG(got[k] == want[k], "packed case %d: 0x%08x, want 0x%08x", k, got[k], want[k]);
+    for (int k = 0; k < 15; k++) CHECK_MSG(got[k] == want[k], "packed case %d: 0x%08x, want 0x%08x", k, got[k], want[k]);
     CK(cudaFree(dx)); CK(cudaFree(dout)); CK(cudaFree(din));
     return CHECK_DONE();
 }
