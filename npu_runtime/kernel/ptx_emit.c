@@ -900,6 +900,12 @@ static void emit_mul(emit_t *E, const ptx_insn_t *in, int mad)
         if (t.sz > 4) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
         ty_t wt = TY(t.c, t.sz * 2);
         const char *x = S(E, "((%s)((%s)%s * (%s)%s))", ut(wt), W, a, W, b);
+        /* by a power of two (index scaling): a shift of the widened value. gcc's vectorizer took
+         * the u16 x u16 -> u32 product for a widening multiply (vpmullw + vpmulhuw + permutes) */
+        const ptx_opnd_t *bo = &in->ops[2];
+        uint64_t bv = bo->kind == OP_IMM ? bo->imm & (t.sz == 4 ? 0xffffffffull : t.sz == 2 ? 0xffffull : 0xffull) : 0;
+        if (bv && !(bv & (bv - 1)) && (!sg || !(bv >> (n - 1))))
+            x = S(E, "((%s)((%s)(%s)%s << %d))", ut(wt), ut(wt), W, a, __builtin_ctzll(bv));
         if (mad) x = S(E, "((%s)(%s + %s))", ut(wt), x, A(3, TY('u', wt.sz)));
         wr(E, in, &in->ops[0], TY('u', wt.sz), x);
         return;
