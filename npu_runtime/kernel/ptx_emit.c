@@ -299,7 +299,9 @@ static ty_t ty_of(const char *t)
     else if (!strcmp(t, "f16x2")) { r.c = 'H'; r.sz = 4; }
     else if (!strcmp(t, "bf16x2")) { r.c = 'G'; r.sz = 4; }
     else if ((t[0] == 'u' || t[0] == 'b' || t[0] == 's') && isdigit((unsigned char)t[1])) {
-        int bits = atoi(t + 1);
+        char *end;
+        long bits = strtol(t + 1, &end, 10);
+        if (*end) return r;   /* .u16x2 / .s16x2 are packed pairs, not 16-bit scalars: their own paths */
         if (bits == 8 || bits == 16 || bits == 32 || bits == 64 || bits == 128) {
             r.c = t[0] == 's' ? 's' : 'u';
             r.sz = bits / 8;
@@ -802,6 +804,7 @@ static const char *fin(emit_t *E, const ptx_insn_t *in, int i, ty_t t)
 {
     const char *x = A(i, t);
     if (t.c == 'f' && t.sz == 4 && has(in, "ftz")) x = S(E, "__ftz32(%s)", x);
+    else if ((t.c == 'h' || t.c == 'g') && has(in, "ftz")) x = S(E, "%s(%s)", t.c == 'h' ? "__hftz" : "__bftz", x);
     return x;
 }
 
@@ -828,10 +831,28 @@ static int emit_half(emit_t *E, const ptx_insn_t *in, const char *op, ty_t t)
     return 1;
 }
 
+static int x2_int_mod(const ptx_insn_t *in)   /* 's' / 'u' for a .s16x2 / .u16x2 instruction */
+{
+    for (int i = 1; i < in->nmods; i++)
+        if (!strcmp(in->mods[i], "s16x2") || !strcmp(in->mods[i], "u16x2")) return in->mods[i][0];
+    return 0;
+}
+
 static void emit_arith(emit_t *E, const ptx_insn_t *in, const char *op)
 {
     ty_t t = ity(in, 0);
     NEED(3);
+    if (x2_int_mod(in) && (!strcmp(op, "add") || !strcmp(op, "sub")) && !has(in, "sat") && !has(in, "cc")) {
+        ty_t u = TY('u', 4);   /* each 16-bit half on its own, wrapping */
+        const char *a = A(1, u), *b = A(2, u), *c = op[0] == 'a' ? "+" : "-";
+        wr(E, in, &in->ops[0], u, S(E, "((uint32_t)(uint16_t)(%s %s %s) | ((uint32_t)(uint16_t)((%s >> 16) %s (%s >> 16)) << 16))",
+                                    a, c, b, a, c, b));
+        return;
+    }
+    if (t.c == 'f' && ity(in, 1).c && ity(in, 1).c != 'f') {   /* add.f32.f16 (sm_100): mixed operands */
+        fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode);
+        return;
+    }
     if (t.c == 'h' || t.c == 'g' || t.c == 'H' || t.c == 'G') { if (emit_half(E, in, op, t)) return; }
     if (t.c == 'f') {
         int m = rmode(in) & 3;
@@ -868,6 +889,11 @@ static void emit_mul(emit_t *E, const ptx_insn_t *in, int mad)
 {
     ty_t t = ity(in, 0);
     NEED(mad ? 4 : 3);
+    /* not built: fma.f32.f16 (mixed operands, sm_100), fma.oob (out-of-bounds NaN -> 0) */
+    if ((t.c == 'f' && ity(in, 1).c && ity(in, 1).c != 'f') || has(in, "oob")) {
+        fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode);
+        return;
+    }
     if (t.c == 'h' || t.c == 'g' || t.c == 'H' || t.c == 'G') { if (emit_half(E, in, mad ? "fma" : "mul", t)) return; }
     if (t.c == 'f') {
         int m = rmode(in) & 3;
@@ -1107,8 +1133,9 @@ static void emit_setp(emit_t *E, const ptx_insn_t *in)
         /* packed: p = low halves compared, q = high halves compared */
         ty_t h = TY(t.c == 'H' ? 'h' : 'g', 2);
         const char *a = A(1, TY('u', 4)), *b = A(2, TY('u', 4)), *lo, *hi;
-        if (cmp_expr(E, in, cmp, h, S(E, "(uint16_t)%s", a), S(E, "(uint16_t)%s", b), &lo) != 0 ||
-            cmp_expr(E, in, cmp, h, S(E, "(uint16_t)(%s >> 16)", a), S(E, "(uint16_t)(%s >> 16)", b), &hi) != 0) {
+        const char *fz = has(in, "ftz") ? (t.c == 'H' ? "__hftz" : "__bftz") : "";   /* .ftz: subnormal halves are 0 */
+        if (cmp_expr(E, in, cmp, h, S(E, "%s((uint16_t)%s)", fz, a), S(E, "%s((uint16_t)%s)", fz, b), &lo) != 0 ||
+            cmp_expr(E, in, cmp, h, S(E, "%s((uint16_t)(%s >> 16))", fz, a), S(E, "%s((uint16_t)(%s >> 16))", fz, b), &hi) != 0) {
             fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode);
             return;
         }
@@ -1153,8 +1180,9 @@ static void emit_set(emit_t *E, const ptx_insn_t *in)
     if (st.c == 'H' || st.c == 'G') {
         ty_t h = TY(st.c == 'H' ? 'h' : 'g', 2);
         const char *a = A(1, TY('u', 4)), *b = A(2, TY('u', 4)), *lo, *hi;
-        if (cmp_expr(E, in, cmp, h, S(E, "(uint16_t)%s", a), S(E, "(uint16_t)%s", b), &lo) != 0 ||
-            cmp_expr(E, in, cmp, h, S(E, "(uint16_t)(%s >> 16)", a), S(E, "(uint16_t)(%s >> 16)", b), &hi) != 0 ||
+        const char *fz = has(in, "ftz") ? (st.c == 'H' ? "__hftz" : "__bftz") : "";
+        if (cmp_expr(E, in, cmp, h, S(E, "%s((uint16_t)%s)", fz, a), S(E, "%s((uint16_t)%s)", fz, b), &lo) != 0 ||
+            cmp_expr(E, in, cmp, h, S(E, "%s((uint16_t)(%s >> 16))", fz, a), S(E, "%s((uint16_t)(%s >> 16))", fz, b), &hi) != 0 ||
             dt.sz != 4) {
             fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode);
             return;
@@ -1185,6 +1213,7 @@ static void emit_cvt(emit_t *E, const ptx_insn_t *in)
     ty_t d = ity(in, 0), s = ity(in, 1);
     int m = rmode(in), sat = has(in, "sat"), ftz = has(in, "ftz");
     if (!d.c) { fail(E, NPU_EPTX, in, "%s without types", in->opcode); return; }
+    if (has(in, "rs")) { fail(E, NPU_EPTXUNSUP, in, "%s (stochastic rounding)", in->opcode); return; }
     if (has(in, "pack")) {
         /* cvt.pack.sat.{u16,s16}.s32 d, a, b / .{u8,s8,u4,s4,u2,s2}.s32.b32 d, a, b, c: saturated a
          * in the upper, b in the lower of the two low fields of d, the low bits of c above them */
@@ -1901,7 +1930,17 @@ static void emit_insn(emit_t *E, const ptx_insn_t *in)
         wr(E, in, &in->ops[0], u32, S(E, "__fns(%s, %s, (int32_t)%s)", A(1, u32), A(2, u32), A(3, u32)));
     } else if (!strcmp(op, "lop3")) {
         NEED(5);
-        wr(E, in, &in->ops[0], u32, S(E, "__lop3(%s, %s, %s, %s)", A(1, u32), A(2, u32), A(3, u32), A(4, u32)));
+        const char *x = S(E, "__lop3(%s, %s, %s, %s)", A(1, u32), A(2, u32), A(3, u32), A(4, u32));
+        const ptx_opnd_t *d = &in->ops[0];
+        if (d->kind == OP_REG && d->name2) {   /* lop3.BoolOp d|p, a, b, c, lut, q: p = (d != 0) BoolOp q */
+            const char *bop = has(in, "and") ? "&" : has(in, "or") ? "|" : NULL;
+            if (!bop || in->nops < 6) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+            int k = E->tmp++;
+            OUT("{ uint32_t __lo%d = %s; ", k, x);
+            if (d->name) wr_name(E, in, d->name, u32, S(E, "__lo%d", k));
+            wr_name(E, in, d->name2, TY('p', 1), S(E, "((__lo%d != 0) %s (%s != 0))", k, bop, A(5, TY('p', 1))));
+            OUT(" }");
+        } else wr(E, in, d, u32, x);
     } else if (!strcmp(op, "prmt")) {
         NEED(4);
         int mode = has(in, "f4e") ? 1 : has(in, "b4e") ? 2 : has(in, "rc8") ? 3 : has(in, "ecl") ? 4 :
@@ -2006,7 +2045,17 @@ static void emit_insn(emit_t *E, const ptx_insn_t *in)
         NEED(3);
         const char *dst = addr(E, in, &in->ops[0], SP_SHARED), *src = addr(E, in, &in->ops[1], SP_GLOBAL);
         const char *cp = A(2, u32);
-        const char *ss = in->nops >= 4 && in->ops[3].kind != OP_SYM ? A(3, u32) : cp;
+        /* [dst], [src], cp-size{, src-size | ignore-src predicate}{, cache-policy with .L2::cache_hint}:
+         * ignore-src true copies zeros (the ISA); the cache policy is a hint */
+        int nops = in->nops - (has(in, "L2::cache_hint") ? 1 : 0);
+        const char *ss = cp;
+        if (nops >= 4) {
+            const ptx_opnd_t *o = &in->ops[3];
+            sym_t sy = {0};
+            if ((o->kind == OP_REG || o->kind == OP_SYM) && o->name) sy = lookup(E, o->name);
+            if (sy.kind == SY_REG && sy.ty.c == 'p') ss = S(E, "(%s ? 0u : %s)", A(3, TY('p', 1)), cp);
+            else if (o->kind != OP_SYM) ss = A(3, u32);
+        }
         int k = E->tmp++;
         OUT("{ uint32_t __cs%d = %s, __ss%d = %s; if (__ss%d > __cs%d) __ss%d = __cs%d; memcpy(%s, %s, __ss%d); memset(%s + __ss%d, 0, __cs%d - __ss%d); }",
             k, cp, k, ss, k, k, k, k, dst, src, k, dst, k, k, k);

@@ -890,7 +890,9 @@ npu_status_t ptx_parse_func(ptx_prog_t *p, ptx_func_t *f)
         }
         {
             const char *o0 = s;
-            while (s < se && (isalnum((unsigned char)*s) || *s == '_' || *s == '.')) s++;
+            /* "::" joins a modifier's parts (.L2::cache_hint, .shared::cta, .L1::no_allocate) */
+            while (s < se && (isalnum((unsigned char)*s) || *s == '_' || *s == '.' ||
+                              (*s == ':' && s + 1 < se && s[1] == ':') || (*s == ':' && s > o0 && s[-1] == ':'))) s++;
             if (s == o0) { NPU_ERR("ptx: %s line %d: expected an instruction: %.30s", f->name, ln, o0); goto fail; }
             in.opcode = ptx_strndup(p, o0, (size_t)(s - o0));
             char *m = ptx_strndup(p, o0, (size_t)(s - o0));

@@ -2,7 +2,9 @@
 // cvt to f16/bf16 with .relu (negative and -0 -> +0, NaN -> canonical NaN) and .satfinite (an
 // infinite result -> the largest finite value of its sign), scalar and packed; min/max{.relu}
 // on .s16x2 / .u16x2 (each half on its own), min/max.xorsign.abs.f32 (of |a| and |b|, with the
-// sign sign(a) ^ sign(b)). Expected values worked out from the PTX ISA text
+// sign sign(a) ^ sign(b)), add on .u16x2/.s16x2, lop3 with a predicate output
+// (p = (d != 0) BoolOp q), setp.ftz on f16 (subnormal inputs are zero). Expected values worked
+// out from the PTX ISA text
 // (found missing by tests/diff/diff_isa_extra.cu: .relu and .satfinite were ignored, and the
 // 16x2 forms used only the low half).
 #include "k_util.h"
@@ -41,6 +43,22 @@ __global__ void packed(const unsigned *in, unsigned *o)
         asm("max.xorsign.abs.f32 %0, %1, %2;" : "=f"(hi) : "f"(xa[k]), "f"(xb[k]));
         o[9 + 2 * k] = __float_as_uint(lo); o[10 + 2 * k] = __float_as_uint(hi);
     }
+    asm("add.u16x2 %0, %1, %2;" : "=r"(r) : "r"(0x0001ffffu), "r"(0x00010001u)); o[15] = r;
+    asm("add.s16x2 %0, %1, %2;" : "=r"(r) : "r"(0x7fff8000u), "r"(0x00010001u)); o[16] = r;
+    asm("add.u16x2 %0, %1, %2;" : "=r"(r) : "r"(0x1234fff8u), "r"(0x11110010u)); o[17] = r;
+    unsigned p1, p2, p3, d2;
+    asm("{ .reg .pred p, q; setp.ne.u32 q, %2, 0; lop3.or.b32 %1|p, %3, %3, %3, 0xF0, q; selp.u32 %0, 1, 0, p; }"
+        : "=r"(p1), "=r"(r) : "r"(1u), "r"(0u));
+    asm("{ .reg .pred p, q; setp.ne.u32 q, %2, 0; lop3.and.b32 %1|p, %3, %4, %4, 0xF0, q; selp.u32 %0, 1, 0, p; }"
+        : "=r"(p2), "=r"(d2) : "r"(1u), "r"(5u), "r"(0u));
+    asm("{ .reg .pred p, q; setp.ne.u32 q, %2, 0; lop3.and.b32 %1|p, %3, %4, %4, 0xF0, q; selp.u32 %0, 1, 0, p; }"
+        : "=r"(p3), "=r"(r) : "r"(0u), "r"(5u), "r"(0u));
+    o[18] = p1 | p2 << 1 | p3 << 2; o[19] = d2;
+    unsigned short hs = 0x0001, hz = 0x0000;
+    unsigned e1, e2;
+    asm("{ .reg .pred p; setp.eq.ftz.f16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(e1) : "h"(hs), "h"(hz));
+    asm("{ .reg .pred p; setp.eq.f16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(e2) : "h"(hs), "h"(hz));
+    o[20] = e1 | e2 << 1;
 }
 
 int main()
@@ -80,8 +98,8 @@ int main()
     CK(cudaMemcpy(din, pin, sizeof pin, cudaMemcpyHostToDevice));
     packed<<<1, 1>>>(din, dout);
     CK(cudaGetLastError());
-    CK(cudaMemcpy(got, dout, 15 * 4, cudaMemcpyDeviceToHost));
-    const unsigned want[15] = {
+    CK(cudaMemcpy(got, dout, 21 * 4, cudaMemcpyDeviceToHost));
+    const unsigned want[21] = {
         0x7bff3c00u,   // satfinite f16x2 (inf, 1): upper = max finite
         0x00003c00u,   // relu f16x2 (-3, 1)
         0xff7fc040u,   // satfinite bf16x2 (-inf, -3): -max finite, -3
@@ -94,8 +112,14 @@ int main()
         0xbf800000u, 0xc0000000u,   // xorsign.abs (-2, 1): min -1, max -2
         0xc0400000u, 0xc0a00000u,   // (3, -5): -3, -5
         0x3f800000u, 0x40800000u,   // (-1, -4): +1, +4
+        0x00020000u,   // add.u16x2: 0xffff + 1 wraps in the low half only
+        0x80008001u,   // add.s16x2: 0x7fff + 1 and 0x8000 + 1, per half
+        0x23450008u,   // add.u16x2: 0x1234 + 0x1111, 0xfff8 + 0x0010 wraps to 0x0008
+        0x3u,          // lop3 p: (0 != 0) | true = 1; (5 != 0) & true = 1; (5 != 0) & false = 0
+        0x5u,          // lop3.and d with lut 0xF0 = a
+        0x1u,          // setp.eq.ftz.f16 (subnormal 1, 0) = 1; without .ftz = 0
     };
-    for (int k = 0; k < 15; k++) CHECK_MSG(got[k] == want[k], "packed case %d: 0x%08x, want 0x%08x", k, got[k], want[k]);
+    for (int k = 0; k < 21; k++) CHECK_MSG(got[k] == want[k], "packed case %d: 0x%08x, want 0x%08x", k, got[k], want[k]);
     CK(cudaFree(dx)); CK(cudaFree(dout)); CK(cudaFree(din));
     return CHECK_DONE();
 }
