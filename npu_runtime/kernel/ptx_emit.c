@@ -216,6 +216,7 @@ typedef struct emit {
     int lane;                                /* emitting that copy: registers are w_X[__l] */
     int lane_bad;                            /* the instruction just emitted cannot run as lanes */
     int lane_fuse;                           /* ... is a plain per-lane statement (fusable) */
+    const char *lane_tail;                   /* ... left a per-lane statement for the fused loop */
     const char *lane_uni_dest;               /* ... is a uniform statement writing this register */
     const char **pread; int npread, cappread; /* registers the pending fused statements read */
     char *divpt;                             /* per entry insn: the scalar copy needs entry label __D<i> */
@@ -2385,15 +2386,6 @@ static void emit_lane_mem(emit_t *E, const ptx_insn_t *in, int st, int idx)
         return;
     }
     if (vec) {
-        if (ac.k == LC_AFF) {   /* affine: lane 15 against lane 0 decides */
-            OUT("{ uint8_t *__p0_%d, *__pz_%d; int __pg%d; { const uint32_t __l = 0; __p0_%d = %s; __pg%d = %s; } "
-                "{ const uint32_t __l = NPU_LANES - 1u; __pz_%d = %s; }\n", k, k, k, k, a, k, pred, k, a);
-            OUT("    if (__pg%d && __pz_%d - __p0_%d == (intptr_t)((NPU_LANES - 1u) * %du)) {", k, k, k, t.sz);
-        } else {                /* unknown (e.g. div/mod index math): every lane is compared */
-            OUT("{ uint8_t *__pa%d[NPU_LANES], *__p0_%d; int __pg%d; { const uint32_t __l = 0; __pg%d = %s; } "
-                "for (__l = 0; __l < NPU_LANES; __l++) __pa%d[__l] = %s; __p0_%d = __pa%d[0];\n", k, k, k, k, pred, k, a, k, k);
-            OUT("    if (__pg%d && __lane_contig(__pa%d, %du)) {", k, k, t.sz);
-        }
         /* a register whose lane array has the access's exact type and size (f32 <-> float,
          * 32/64-bit integer <-> uintN_t of that size, not uniform) is copied directly; any
          * other goes through a local array and memcpy (gcc vectorizes loops over locals
@@ -2405,6 +2397,36 @@ static void emit_lane_mem(emit_t *E, const ptx_insn_t *in, int st, int idx)
             if (rs.kind == SY_REG && !lane_uni_reg(E, ro->name) && rs.ty.sz == t.sz &&
                 ((rs.ty.c == 'f' && t.c == 'f') || (rs.ty.c == 'u' && is_int(t))))
                 direct = mangle(E, "w_", ro->name);
+        }
+        /* an affine load into a register of another type or size (a byte widened to 16 bits):
+         * the check and the memcpy here, the per-lane conversion left (E->lane_tail) to the
+         * next fused loop, so the values go straight into the statements that use them. As a
+         * loop of its own, gcc stored them as two xmm halves that the next loop re-read as one
+         * ymm: a store-forwarding stall (tiled histogram, perf annotate: a third of its time) */
+        if (!st && !direct && ac.k == LC_AFF && t.sz <= 8) {
+            OUT("uint8_t __tv%d[NPU_LANES * %du] __attribute__((aligned(64))); int __tg%d = 0;\n    ", k, t.sz, k);
+            OUT("{ uint8_t *__p0_%d, *__pz_%d; int __pg%d; { const uint32_t __l = 0; __p0_%d = %s; __pg%d = %s; } "
+                "{ const uint32_t __l = NPU_LANES - 1u; __pz_%d = %s; }\n", k, k, k, k, a, k, pred, k, a);
+            OUT("    if (__pg%d && __pz_%d - __p0_%d == (intptr_t)((NPU_LANES - 1u) * %du)) { memcpy(__tv%d, __p0_%d, sizeof __tv%d); __tg%d = 1; }",
+                k, k, k, t.sz, k, k, k, k);
+            E->divpt[idx] = 1;
+            OUT("\n    else if (__pg%d) { __dk = %d; goto __div; } }", k, idx + 1);
+            size_t mark = E->out.n;
+            wr(E, in, vo, t, load_expr(E, S(E, "(__tv%d + __l * %du)", k, t.sz), t, 0));
+            const char *w = S(E, "    if (__tg%d) { %s }", k, E->out.s + mark);
+            E->out.n = mark;
+            E->out.s[mark] = 0;
+            E->lane_tail = w;
+            return;
+        }
+        if (ac.k == LC_AFF) {   /* affine: lane 15 against lane 0 decides */
+            OUT("{ uint8_t *__p0_%d, *__pz_%d; int __pg%d; { const uint32_t __l = 0; __p0_%d = %s; __pg%d = %s; } "
+                "{ const uint32_t __l = NPU_LANES - 1u; __pz_%d = %s; }\n", k, k, k, k, a, k, pred, k, a);
+            OUT("    if (__pg%d && __pz_%d - __p0_%d == (intptr_t)((NPU_LANES - 1u) * %du)) {", k, k, k, t.sz);
+        } else {                /* unknown (e.g. div/mod index math): every lane is compared */
+            OUT("{ uint8_t *__pa%d[NPU_LANES], *__p0_%d; int __pg%d; { const uint32_t __l = 0; __pg%d = %s; } "
+                "for (__l = 0; __l < NPU_LANES; __l++) __pa%d[__l] = %s; __p0_%d = __pa%d[0];\n", k, k, k, k, pred, k, a, k, k);
+            OUT("    if (__pg%d && __lane_contig(__pa%d, %du)) {", k, k, t.sz);
         }
         if (direct) {
             if (st) OUT(" memcpy(__p0_%d, %s, sizeof %s);", k, direct, direct);
@@ -2605,6 +2627,7 @@ static void emit_body_lane(emit_t *E, ptx_func_t *f)
         size_t mark = E->out.n;
         E->lane_bad = 0;
         E->lane_fuse = 0;
+        E->lane_tail = NULL;
         E->lane_uni_dest = NULL;
         OUT("    ");
         emit_lane_insn(E, in, i);
@@ -2636,6 +2659,8 @@ static void emit_body_lane(emit_t *E, ptx_func_t *f)
             free(txt);
         }
         OUT("\n");
+        if (E->lane_tail)   /* the instruction's per-lane part starts the next fused loop */
+            sb_add(&pend, "%s\n", E->lane_tail);
         if (E->nstrs > 4096) {
             for (int k = 0; k < E->nstrs; k++) free(E->strs[k]);
             E->nstrs = 0;
