@@ -832,6 +832,9 @@ static int emit_half(emit_t *E, const ptx_insn_t *in, const char *op, ty_t t)
     return 1;
 }
 
+/* add/sub/fma .f32.{f16,bf16} (sm_100): an f32 result from 16-bit operands; not built */
+static int f32_mixed(const ptx_insn_t *in) { return ity(in, 0).c == 'f' && ity(in, 1).c && ity(in, 1).c != 'f'; }
+
 static int x2_int_mod(const ptx_insn_t *in)   /* 's' / 'u' for a .s16x2 / .u16x2 instruction */
 {
     for (int i = 1; i < in->nmods; i++)
@@ -850,10 +853,7 @@ static void emit_arith(emit_t *E, const ptx_insn_t *in, const char *op)
                                     a, c, b, a, c, b));
         return;
     }
-    if (t.c == 'f' && ity(in, 1).c && ity(in, 1).c != 'f') {   /* add.f32.f16 (sm_100): mixed operands */
-        fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode);
-        return;
-    }
+    if (f32_mixed(in)) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
     if (t.c == 'h' || t.c == 'g' || t.c == 'H' || t.c == 'G') { if (emit_half(E, in, op, t)) return; }
     if (t.c == 'f') {
         int m = rmode(in) & 3;
@@ -890,8 +890,8 @@ static void emit_mul(emit_t *E, const ptx_insn_t *in, int mad)
 {
     ty_t t = ity(in, 0);
     NEED(mad ? 4 : 3);
-    /* not built: fma.f32.f16 (mixed operands, sm_100), fma.oob (out-of-bounds NaN -> 0) */
-    if ((t.c == 'f' && ity(in, 1).c && ity(in, 1).c != 'f') || has(in, "oob")) {
+    /* not built: fma.f32.f16 (mixed operands), fma.oob (out-of-bounds NaN -> 0) */
+    if (f32_mixed(in) || has(in, "oob")) {
         fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode);
         return;
     }
@@ -990,14 +990,13 @@ static void emit_minmax(emit_t *E, const ptx_insn_t *in, int mx)
         wr(E, in, &in->ops[0], t, fpost(E, in, t, x));
         return;
     }
-    for (int i = 1; i < in->nmods; i++)
-        if (!strcmp(in->mods[i], "s16x2") || !strcmp(in->mods[i], "u16x2")) {   /* packed halves */
-            if (in->nops > 3) { fail(E, NPU_EPTXUNSUP, in, "three-input %s", in->opcode); return; }
-            ty_t u = TY('u', 4);
-            wr(E, in, &in->ops[0], u, S(E, "__mm16x2(%s, %s, %d, %d, %d)", A(1, u), A(2, u), mx,
-                                        in->mods[i][0] == 's', has(in, "relu")));
-            return;
-        }
+    if (x2_int_mod(in)) {   /* packed halves */
+        if (in->nops > 3) { fail(E, NPU_EPTXUNSUP, in, "three-input %s", in->opcode); return; }
+        ty_t u = TY('u', 4);
+        wr(E, in, &in->ops[0], u, S(E, "__mm16x2(%s, %s, %d, %d, %d)", A(1, u), A(2, u), mx,
+                                    x2_int_mod(in) == 's', has(in, "relu")));
+        return;
+    }
     if (!is_int(t)) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
     if (in->nops > 3) { fail(E, NPU_EPTXUNSUP, in, "three-input %s", in->opcode); return; }
     const char *a = A(1, t), *b = A(2, t);
@@ -1123,6 +1122,17 @@ static int cmp_expr(emit_t *E, const ptx_insn_t *in, const char *cmp, ty_t t, co
     return 0;
 }
 
+/* f16x2 / bf16x2 compare (setp, set): *lo, *hi = the low and the high halves compared; .ftz
+ * makes subnormal halves 0. Nonzero when cmp is not a compare of that type. */
+static int cmp_x2(emit_t *E, const ptx_insn_t *in, const char *cmp, ty_t t, const char **lo, const char **hi)
+{
+    ty_t h = TY(t.c == 'H' ? 'h' : 'g', 2);
+    const char *a = A(1, TY('u', 4)), *b = A(2, TY('u', 4));
+    const char *fz = has(in, "ftz") ? (t.c == 'H' ? "__hftz" : "__bftz") : "";
+    return cmp_expr(E, in, cmp, h, S(E, "%s((uint16_t)%s)", fz, a), S(E, "%s((uint16_t)%s)", fz, b), lo) != 0 ||
+           cmp_expr(E, in, cmp, h, S(E, "%s((uint16_t)(%s >> 16))", fz, a), S(E, "%s((uint16_t)(%s >> 16))", fz, b), hi) != 0;
+}
+
 static void emit_setp(emit_t *E, const ptx_insn_t *in)
 {
     NEED(3);
@@ -1132,11 +1142,8 @@ static void emit_setp(emit_t *E, const ptx_insn_t *in)
     const ptx_opnd_t *d = &in->ops[0];
     if (t.c == 'H' || t.c == 'G') {
         /* packed: p = low halves compared, q = high halves compared */
-        ty_t h = TY(t.c == 'H' ? 'h' : 'g', 2);
-        const char *a = A(1, TY('u', 4)), *b = A(2, TY('u', 4)), *lo, *hi;
-        const char *fz = has(in, "ftz") ? (t.c == 'H' ? "__hftz" : "__bftz") : "";   /* .ftz: subnormal halves are 0 */
-        if (cmp_expr(E, in, cmp, h, S(E, "%s((uint16_t)%s)", fz, a), S(E, "%s((uint16_t)%s)", fz, b), &lo) != 0 ||
-            cmp_expr(E, in, cmp, h, S(E, "%s((uint16_t)(%s >> 16))", fz, a), S(E, "%s((uint16_t)(%s >> 16))", fz, b), &hi) != 0) {
+        const char *lo, *hi;
+        if (cmp_x2(E, in, cmp, t, &lo, &hi)) {
             fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode);
             return;
         }
@@ -1179,12 +1186,8 @@ static void emit_set(emit_t *E, const ptx_insn_t *in)
     const char *cpred = bop0 && in->nops >= 4 ? A(3, TY('p', 1)) : "0";
     unsigned one = dt.c == 'h' || dt.c == 'H' ? 0x3c00u : dt.c == 'g' || dt.c == 'G' ? 0x3f80u : 0xffffu;
     if (st.c == 'H' || st.c == 'G') {
-        ty_t h = TY(st.c == 'H' ? 'h' : 'g', 2);
-        const char *a = A(1, TY('u', 4)), *b = A(2, TY('u', 4)), *lo, *hi;
-        const char *fz = has(in, "ftz") ? (st.c == 'H' ? "__hftz" : "__bftz") : "";
-        if (cmp_expr(E, in, cmp, h, S(E, "%s((uint16_t)%s)", fz, a), S(E, "%s((uint16_t)%s)", fz, b), &lo) != 0 ||
-            cmp_expr(E, in, cmp, h, S(E, "%s((uint16_t)(%s >> 16))", fz, a), S(E, "%s((uint16_t)(%s >> 16))", fz, b), &hi) != 0 ||
-            dt.sz != 4) {
+        const char *lo, *hi;
+        if (cmp_x2(E, in, cmp, st, &lo, &hi) || dt.sz != 4) {
             fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode);
             return;
         }
@@ -2106,12 +2109,10 @@ static int lane_op_ok(const ptx_insn_t *in)
     static const char *ok[] = {"add", "sub", "mul", "mul24", "mad", "mad24", "fma", "div", "rem", "min", "max",
         "abs", "neg", "sqrt", "rsqrt", "rcp", "sin", "cos", "ex2", "lg2", "tanh", "and", "or", "xor", "not", "cnot",
         "shl", "shr", "shf", "bfe", "bfi", "fns", "lop3", "prmt", "popc", "clz", "brev", "bfind", "dp4a", "dp2a",
-        "sad", "testp", "copysign", "setp", "set", "selp", "slct", "cvt", "mov", "cvta", "atom", "red", "szext", "bmsk",
-        "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset", "vmad", "vadd2", "vsub2", "vavrg2",
-        "vabsdiff2", "vmin2", "vmax2", "vset2", "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4", "vset4", NULL};
+        "sad", "testp", "copysign", "setp", "set", "selp", "slct", "cvt", "mov", "cvta", "atom", "red", "szext", "bmsk", NULL};
     for (int i = 0; ok[i]; i++)
         if (!strcmp(in->mods[0], ok[i])) return 1;
-    return 0;
+    return video_kind(in->mods[0]) != 0;
 }
 
 /* Lane classes: what a register holds across the 16 lanes of a group while the group runs as
@@ -2347,6 +2348,14 @@ static void lane_classify(emit_t *E, ptx_func_t *f)
  * (a 32-bit shared offset may wrap); otherwise, or under a non-uniform guard, a per-lane loop.
  * The text of addresses and values refers to __l: a block declaring "const uint32_t __l = k"
  * evaluates them at lane k. */
+/* the head of an affine lane access: __p0_k / __pz_k = lane 0's / lane 15's address, __pgk the
+ * guard (uniform); opens a block the caller closes */
+static void lane_aff_head(emit_t *E, int k, const char *a, const char *pred)
+{
+    OUT("{ uint8_t *__p0_%d, *__pz_%d; int __pg%d; { const uint32_t __l = 0; __p0_%d = %s; __pg%d = %s; } "
+        "{ const uint32_t __l = NPU_LANES - 1u; __pz_%d = %s; }\n", k, k, k, k, a, k, pred, k, a);
+}
+
 static void emit_lane_mem(emit_t *E, const ptx_insn_t *in, int st, int idx)
 {
     ty_t t = ity(in, 0);
@@ -2405,8 +2414,7 @@ static void emit_lane_mem(emit_t *E, const ptx_insn_t *in, int st, int idx)
          * ymm: a store-forwarding stall (tiled histogram, perf annotate: a third of its time) */
         if (!st && !direct && ac.k == LC_AFF && t.sz <= 8) {
             OUT("uint8_t __tv%d[NPU_LANES * %du] __attribute__((aligned(64))); int __tg%d = 0;\n    ", k, t.sz, k);
-            OUT("{ uint8_t *__p0_%d, *__pz_%d; int __pg%d; { const uint32_t __l = 0; __p0_%d = %s; __pg%d = %s; } "
-                "{ const uint32_t __l = NPU_LANES - 1u; __pz_%d = %s; }\n", k, k, k, k, a, k, pred, k, a);
+            lane_aff_head(E, k, a, pred);
             OUT("    if (__pg%d && __pz_%d - __p0_%d == (intptr_t)((NPU_LANES - 1u) * %du)) { memcpy(__tv%d, __p0_%d, sizeof __tv%d); __tg%d = 1; }",
                 k, k, k, t.sz, k, k, k, k);
             E->divpt[idx] = 1;
@@ -2420,8 +2428,7 @@ static void emit_lane_mem(emit_t *E, const ptx_insn_t *in, int st, int idx)
             return;
         }
         if (ac.k == LC_AFF) {   /* affine: lane 15 against lane 0 decides */
-            OUT("{ uint8_t *__p0_%d, *__pz_%d; int __pg%d; { const uint32_t __l = 0; __p0_%d = %s; __pg%d = %s; } "
-                "{ const uint32_t __l = NPU_LANES - 1u; __pz_%d = %s; }\n", k, k, k, k, a, k, pred, k, a);
+            lane_aff_head(E, k, a, pred);
             OUT("    if (__pg%d && __pz_%d - __p0_%d == (intptr_t)((NPU_LANES - 1u) * %du)) {", k, k, k, t.sz);
         } else {                /* unknown (e.g. div/mod index math): every lane is compared */
             OUT("{ uint8_t *__pa%d[NPU_LANES], *__p0_%d; int __pg%d; { const uint32_t __l = 0; __pg%d = %s; } "
