@@ -48,13 +48,9 @@ P_INL int __fe(int m) { return m == 1 ? FE_TOWARDZERO : m == 2 ? FE_DOWNWARD : m
 P_INL T name(T a, T b, int m) { if (m == 0) return a op b; \
     volatile T x = a, y = b; int o = fegetround(); fesetround(__fe(m)); volatile T r = x op y; \
     fesetround(o); return r; }
-P_RND_BIN(__add_f32_fe, float, +)  P_RND_BIN(__sub_f32_fe, float, -)
-P_RND_BIN(__mul_f32_fe, float, *)  P_RND_BIN(__div_f32, float, /)
+P_RND_BIN(__div_f32, float, /)
 P_RND_BIN(__add_f64, double, +) P_RND_BIN(__sub_f64, double, -)
 P_RND_BIN(__mul_f64, double, *) P_RND_BIN(__div_f64, double, /)
-P_INL float __fma_f32_fe(float a, float b, float c, int m) { if (m == 0) return fmaf(a, b, c);
-    volatile float x = a, y = b, z = c; int o = fegetround(); fesetround(__fe(m));
-    volatile float r = fmaf(x, y, z); fesetround(o); return r; }
 P_INL double __fma_f64(double a, double b, double c, int m) { if (m == 0) return fma(a, b, c);
     volatile double x = a, y = b, z = c; int o = fegetround(); fesetround(__fe(m));
     volatile double r = fma(x, y, z); fesetround(o); return r; }
@@ -221,8 +217,8 @@ P_INL double __sum_rto(double p, double z) {
 /* f32 add/sub/mul/fma with a directed rounding (.rz/.rm/.rp), without switching the FP
  * environment: the exact result rounded to odd in double (products of floats are exact in
  * double; sums go through __sum_rto), then one directed rounding to float (round-to-odd at 53
- * bits makes the second rounding exact for 24). The *_fe versions (fesetround around one
- * volatile operation) are the reference tests/unit/test_prelude_round.c compares with. Measured:
+ * bits makes the second rounding exact for 24). tests/ptx/prelude_round.c compares them with
+ * the FPU in that rounding mode (P_RND_BIN-style fesetround around one volatile op). Measured:
  * fesetround/fegetround per element were 1.4% of all CPU time of examples/train_cupy.py (nvcc's
  * expf uses fma.rm). x, y: the exact operands (for the sign of an exact zero). */
 P_INL float __d2f_dir(double r, int m, double x, double y) {

@@ -65,17 +65,6 @@ __global__ void f2bf_ftz(const float *f, unsigned short *o, int n)
     asm("cvt.rm.ftz.bf16.f32 %0, %1;" : "=h"(r) : "f"(x)); o[4 * i + 3] = r;
 }
 
-/* p + z exactly in double, p a product of two bf16 values (<= 16 significant bits), z a bf16 value:
-   an operand more than 23 binades below the other lies wholly below its last bit and only acts as
-   a sticky bit for the rounding to bf16, so it is replaced by +-2^(top - 30) (sum within 45 bits) */
-static double fma_exact(double p, double z)
-{
-    if (p == 0 || z == 0) return p + z;
-    int ep = ilogb(p), ez = ilogb(z);
-    if (ez < ep - 23) z = copysign(ldexp(1.0, ep - 30), z);
-    else if (ep < ez - 23) p = copysign(ldexp(1.0, ez - 30), p);
-    return p + z;
-}
 /* exact double -> bf16, round to nearest even, subnormals (spacing 2^-133) and overflow */
 static uint16_t b_rne(double v)
 {
@@ -182,7 +171,7 @@ int main(void)
         CK(cudaGetLastError()); CK(cudaMemcpy(fo, qo, sizeof fo, cudaMemcpyDeviceToHost));
         for (int i = 0; i < NF; i++) {
             double x = b_dec(fa[i]), y = b_dec(fb[i]), z = b_dec(fc[i]);
-            double v = fma_exact(x * y, z), v2 = fma_exact(z * y, x);
+            double v = k_fma_exact(x * y, z), v2 = k_fma_exact(z * y, x);
             uint16_t e[4] = {b_rne(v), (uint16_t)(v < 0 ? 0 : b_rne(v)), b_rne(v), b_rne(v2)};
             for (int k = 0; k < 4; k++) {
                 if (k == 1 && v == 0) continue;      /* relu of an exact zero: sign not recorded */

@@ -18,6 +18,19 @@ static inline float k_u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static inline uint64_t k_d2u(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
 static inline double k_u2d(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
 
+/* p + z exactly in double, for fma references of f16/bf16: p a product of two 16-bit floats
+ * (<= 22 significant bits), z a 16-bit float (<= 11). An operand more than 23 binades below the
+ * other lies wholly below the 16-bit result's last bit and only acts as a sticky bit for the
+ * rounding, so it is replaced by +-2^(top - 30); then the sum spans at most 45 bits. */
+static inline double k_fma_exact(double p, double z)
+{
+    if (p == 0 || z == 0) return p + z;
+    int ep = ilogb(p), ez = ilogb(z);
+    if (ez < ep - 23) z = copysign(ldexp(1.0, ep - 30), z);
+    else if (ep < ez - 23) p = copysign(ldexp(1.0, ez - 30), p);
+    return p + z;
+}
+
 /* Distance in representable values between two floats (0 = identical, NaN vs NaN = 0). */
 static inline int64_t k_ulpf(float a, float b)
 {

@@ -1,12 +1,26 @@
 /* tests/ptx/prelude_round.c - the f32 add/sub/mul/fma helpers of ptx_prelude.h with a directed
  * rounding (.rz/.rm/.rp), which round the exact result to odd in double and then once to float,
  * against the same operation done by the FPU in that rounding mode (fesetround around one
- * volatile operation: the *_fe reference helpers). Random bit patterns, values with close
+ * volatile operation: the *_fe reference helpers defined here). Random bit patterns, values with close
  * exponents (cancellation, ties), subnormals, exact zeros of both signs, infinities, NaN,
  * overflow. Prints "PASS prelude_round" or FAIL lines; built with -ffp-contract=off like the
  * translator's kernels (run_prelude.sh). */
 #include "npu_runtime/kernel/ptx_prelude.h"
 #include <stdio.h>
+
+/* the reference: the FPU in that rounding mode (the prelude's former implementation) */
+P_RND_BIN(__add_f32_fe, float, +)
+P_RND_BIN(__sub_f32_fe, float, -)
+P_RND_BIN(__mul_f32_fe, float, *)
+static float __fma_f32_fe(float a, float b, float c, int m)
+{
+    volatile float x = a, y = b, z = c;
+    int o = fegetround();
+    fesetround(__fe(m));
+    volatile float r = fmaf(x, y, z);
+    fesetround(o);
+    return r;
+}
 
 static uint64_t rs = 0x9e3779b97f4a7c15ull;
 static uint32_t rnd(void)
