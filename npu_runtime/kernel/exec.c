@@ -27,8 +27,8 @@
  *  already running finish. The grid returns the status; the stream work item returns it, so
  *  the stream layer makes it sticky.
  *  Blocks. Each runner owns an exec_worker_t: a reusable shared-memory buffer (not zeroed),
- *  the block context, and for thread-mode blocks up to 1024 fibers with guarded stacks
- *  (mmap'ed once per worker, reused). Block mode: block_fn(b, params) under sigsetjmp;
+ *  the block context, and for thread-mode blocks a set of fibers with guarded stacks
+ *  (see "Fiber stack sets" below). Block mode: block_fn(b, params) under sigsetjmp;
  *  rt->trap & co. siglongjmp back. Thread mode: every CUDA thread is a fiber; a scheduler
  *  loop on the runner's own stack resumes runnable fibers in FIFO order (a run queue); a
  *  fiber runs until it blocks in a barrier or warp collective, or exits. The last arriver
@@ -411,13 +411,60 @@ static void runner_altstack_free(exec_worker_t *w)
     w->altstack = NULL;
 }
 
+/* Fiber stack sets. One mapping per set with a PROT_NONE guard page under every stack, so a
+ * set of n stacks costs 2n memory mappings, and vm.max_map_count is 65530 by default. A set
+ * holds as many stacks as the largest block its worker ran (rounded up to 64), not
+ * EXEC_MAX_THREADS: with 1024-stack sets (2048 mappings each), 16 host threads, their 32
+ * stream workers (which run blocks in npu_exec_help) and the pool reached 47.6K mappings in
+ * tests/tsan/stress16, and pthread_create and mmap failed with EAGAIN/ENOMEM in about 1 run
+ * in 10. Threads that run blocks only now and then (a host thread or stream worker helping in
+ * npu_exec_help, a nested launch's private worker, any runner at thread exit) put their set
+ * back in this small cache, and the next worker without a set takes it (no mmap + 256
+ * mprotect per help). */
+#define STACK_CACHE_MAX 8
+static struct {
+    pthread_mutex_t lock;
+    int n;
+    npu_fiber_stacks_t set[STACK_CACHE_MAX];
+} stack_cache = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static void stacks_put_back(npu_fiber_stacks_t *st)
+{
+    if (!st->map)
+        return;
+    pthread_mutex_lock(&stack_cache.lock);
+    if (stack_cache.n < STACK_CACHE_MAX) {
+        stack_cache.set[stack_cache.n++] = *st;
+        memset(st, 0, sizeof *st);
+    }
+    pthread_mutex_unlock(&stack_cache.lock);
+    npu_fiber_stacks_free(st);          /* no-op when cached */
+}
+
+/* A cached set with at least count stacks of at least size bytes; 0 if none. */
+static int stacks_take(npu_fiber_stacks_t *st, unsigned count, size_t size)
+{
+    int got = 0;
+    pthread_mutex_lock(&stack_cache.lock);
+    for (int i = 0; i < stack_cache.n; i++) {
+        if (stack_cache.set[i].count >= count && stack_cache.set[i].stack_size >= size) {
+            *st = stack_cache.set[i];
+            stack_cache.set[i] = stack_cache.set[--stack_cache.n];
+            got = 1;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&stack_cache.lock);
+    return got;
+}
+
 static void worker_free(exec_worker_t *w)
 {
     if (!w)
         return;
     runner_unregister(w);
     runner_altstack_free(w);
-    npu_fiber_stacks_free(&w->stacks);
+    stacks_put_back(&w->stacks);
     free(w->fibers);
     free(w->runq);
     free(w->shared);
@@ -1286,10 +1333,12 @@ static npu_status_t worker_prepare_threads(exec_worker_t *w, exec_grid_t *g)
 {
     size_t want = pool.stack_size + g->info->local_size;
     want = (want + 4095) & ~(size_t)4095;
-    if (!w->stacks.map || w->stacks.stack_size < want) {
-        npu_fiber_stacks_free(&w->stacks);
-        if (npu_fiber_stacks_alloc(&w->stacks, EXEC_MAX_THREADS, want) != 0) {
-            NPU_ERR("exec: cannot map %u fiber stacks of %zu bytes", EXEC_MAX_THREADS, want);
+    unsigned count = (g->nthreads + 63u) & ~63u;
+    if (!w->stacks.map || w->stacks.stack_size < want || w->stacks.count < count) {
+        stacks_put_back(&w->stacks);
+        if (!stacks_take(&w->stacks, count, want) &&
+            npu_fiber_stacks_alloc(&w->stacks, count, want) != 0) {
+            NPU_ERR("exec: cannot map %u fiber stacks of %zu bytes", count, want);
             return NPU_EHOSTMEM;
         }
     }
@@ -1623,8 +1672,10 @@ int npu_exec_help(void)
     if (!g)
         return 0;
     exec_worker_t *w = caller_worker();
-    if (w)
+    if (w) {
         run_grid_blocks(w, g);
+        stacks_put_back(&w->stacks);    /* helpers run blocks now and then: the set goes back */
+    }
     grid_unref(g);
     return w != NULL;
 }
