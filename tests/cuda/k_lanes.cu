@@ -57,27 +57,6 @@ static void cmp_ulp(const char *what, const char *cfg, const float *got, const f
     CHECK_MSG(bad == 0, "%s [%s]: %zu of %zu elements beyond %lld ulp", what, cfg, bad, n, (long long)maxulp);
 }
 
-template <typename T> static T *dnew(size_t n, int fill = 0xA5)
-{
-    T *d = NULL;
-    CK(cudaMalloc(&d, n * sizeof(T) + 16));
-    CK(cudaMemset(d, fill, n * sizeof(T) + 16));
-    return d;
-}
-template <typename T> static T *dup(const T *h, size_t n)
-{
-    T *d = dnew<T>(n);
-    CK(cudaMemcpy(d, h, n * sizeof(T), cudaMemcpyHostToDevice));
-    return d;
-}
-template <typename T> static void get(T *h, const T *d, size_t n) { CK(cudaMemcpy(h, d, n * sizeof(T), cudaMemcpyDeviceToHost)); }
-template <typename T> static T *hnew(size_t n, int fill = 0xA5) { T *h = (T *)malloc(n * sizeof(T) + 16); memset(h, fill, n * sizeof(T) + 16); return h; }
-static void sync_ok(const char *what)
-{
-    CK(cudaGetLastError());
-    cudaError_t e = cudaDeviceSynchronize();
-    CHECK_MSG(e == cudaSuccess, "%s: %s", what, cudaGetErrorName(e));
-}
 
 /* block widths of the 1D cases: multiples of 16 take the lane copy, 24 and 100 do not */
 static const int BDIMS[] = {16, 32, 48, 256, 1024, 24, 100};
@@ -103,18 +82,18 @@ __global__ void k_contig(const float *af, const int *ai, const double *ad, const
 static void t_contig(void)
 {
     const int n = 2000 + 7;
-    float *hf = hnew<float>(n); int *hi = hnew<int>(n); double *hd = hnew<double>(n); signed char *hc = hnew<signed char>(n);
-    short *hs = hnew<short>(n); unsigned short *hus = hnew<unsigned short>(n); long long *hl = hnew<long long>(n);
+    float *hf = k_hnew<float>(n); int *hi = k_hnew<int>(n); double *hd = k_hnew<double>(n); signed char *hc = k_hnew<signed char>(n);
+    short *hs = k_hnew<short>(n); unsigned short *hus = k_hnew<unsigned short>(n); long long *hl = k_hnew<long long>(n);
     for (int i = 0; i < n; i++) {
         hf[i] = (float)k_randu(-100, 100); hi[i] = (int)k_rand32(); hd[i] = k_randu(-1e6, 1e6);
         hc[i] = (signed char)k_rand32(); hs[i] = (short)k_rand32(); hus[i] = (unsigned short)k_rand32(); hl[i] = (long long)k_rand64();
     }
-    float *df = dup(hf, n); int *di = dup(hi, n); double *dd = dup(hd, n); signed char *dc = dup(hc, n);
-    short *ds = dup(hs, n); unsigned short *dus = dup(hus, n); long long *dl = dup(hl, n);
-    float *rf = hnew<float>(n), *gf = hnew<float>(n); int *ri = hnew<int>(n), *gi = hnew<int>(n);
-    double *rd = hnew<double>(n), *gd = hnew<double>(n); signed char *rc = hnew<signed char>(n), *gc = hnew<signed char>(n);
-    short *rs = hnew<short>(n), *gs = hnew<short>(n); unsigned short *rus = hnew<unsigned short>(n), *gus = hnew<unsigned short>(n);
-    long long *rl = hnew<long long>(n), *gl = hnew<long long>(n);
+    float *df = k_dup(hf, n); int *di = k_dup(hi, n); double *dd = k_dup(hd, n); signed char *dc = k_dup(hc, n);
+    short *ds = k_dup(hs, n); unsigned short *dus = k_dup(hus, n); long long *dl = k_dup(hl, n);
+    float *rf = k_hnew<float>(n), *gf = k_hnew<float>(n); int *ri = k_hnew<int>(n), *gi = k_hnew<int>(n);
+    double *rd = k_hnew<double>(n), *gd = k_hnew<double>(n); signed char *rc = k_hnew<signed char>(n), *gc = k_hnew<signed char>(n);
+    short *rs = k_hnew<short>(n), *gs = k_hnew<short>(n); unsigned short *rus = k_hnew<unsigned short>(n), *gus = k_hnew<unsigned short>(n);
+    long long *rl = k_hnew<long long>(n), *gl = k_hnew<long long>(n);
     for (int i = 0; i < n; i++) {
         volatile float m = hf[i] * 2.5f; rf[i] = m + 1.0f;
         ri[i] = (int)((unsigned)hi[i] * 3u - (unsigned)i);
@@ -125,12 +104,12 @@ static void t_contig(void)
     for (int b = 0; b < NBDIMS; b++) {
         int bd = BDIMS[b];
         char cfg[32]; snprintf(cfg, sizeof cfg, "block %d", bd);
-        float *of = dnew<float>(n); int *oi = dnew<int>(n); double *od = dnew<double>(n); signed char *oc = dnew<signed char>(n);
-        short *os = dnew<short>(n); unsigned short *ous = dnew<unsigned short>(n); long long *ol = dnew<long long>(n);
+        float *of = k_dnew<float>(n); int *oi = k_dnew<int>(n); double *od = k_dnew<double>(n); signed char *oc = k_dnew<signed char>(n);
+        short *os = k_dnew<short>(n); unsigned short *ous = k_dnew<unsigned short>(n); long long *ol = k_dnew<long long>(n);
         /* one element past n must stay untouched (a lane of the tail group stored nothing) */
         k_contig<<<(n + bd - 1) / bd, bd>>>(df, di, dd, dc, ds, dus, dl, of, oi, od, oc, os, ous, ol, n);
-        sync_ok("k_contig");
-        get(gf, of, n + 1); get(gi, oi, n + 1); get(gd, od, n + 1); get(gc, oc, n + 1); get(gs, os, n + 1); get(gus, ous, n + 1); get(gl, ol, n + 1);
+        k_sync_ok("k_contig");
+        k_get(gf, of, n + 1); k_get(gi, oi, n + 1); k_get(gd, od, n + 1); k_get(gc, oc, n + 1); k_get(gs, os, n + 1); k_get(gus, ous, n + 1); k_get(gl, ol, n + 1);
         cmp_exact("contig float", cfg, gf, rf, n); cmp_exact("contig int", cfg, gi, ri, n); cmp_exact("contig double", cfg, gd, rd, n);
         cmp_exact("contig char", cfg, gc, rc, n); cmp_exact("contig short", cfg, gs, rs, n); cmp_exact("contig ushort", cfg, gus, rus, n);
         cmp_exact("contig int64", cfg, gl, rl, n);
@@ -176,13 +155,13 @@ __global__ void k_index(const int *a, const int *ix, int *out, int *o_rev, int *
 static void t_index(void)
 {
     const int n = 1000 + 3, na = 2 * n + 8;
-    int *ha = hnew<int>(na), *hix = hnew<int>(n);
+    int *ha = k_hnew<int>(na), *hix = k_hnew<int>(n);
     for (int i = 0; i < na; i++) ha[i] = (int)(k_rand32() % 100000) - 50000;
     for (int i = 0; i < n; i++) hix[i] = (int)(k_rand32() % (unsigned)na);
     for (int i = 0; i < 40; i++) hix[i] = 7;                     /* some groups gather one element */
-    int *da = dup(ha, na), *dix = dup(hix, n);
-    int *want = hnew<int>((size_t)NIDX * n), *got = hnew<int>((size_t)NIDX * n);
-    int *wrev = hnew<int>(n), *grev = hnew<int>(n), *ws2 = hnew<int>(2 * n), *gs2 = hnew<int>(2 * n);
+    int *da = k_dup(ha, na), *dix = k_dup(hix, n);
+    int *want = k_hnew<int>((size_t)NIDX * n), *got = k_hnew<int>((size_t)NIDX * n);
+    int *wrev = k_hnew<int>(n), *grev = k_hnew<int>(n), *ws2 = k_hnew<int>(2 * n), *gs2 = k_hnew<int>(2 * n);
     for (int s = 1; s <= 2; s++) {
         for (int b = 0; b < NBDIMS; b++) {
             int bd = BDIMS[b], k = 5 + s;
@@ -191,10 +170,10 @@ static void t_index(void)
                 for (int o = 0; o < NIDX; o++) want[(size_t)o * n + i] = idx_val(ha, hix, i, n, k, s, i / bd, o);
                 wrev[n - 1 - i] = ha[i] * 5; ws2[2 * i] = i; ws2[2 * i + 1] = -ha[i];
             }
-            int *dout = dnew<int>((size_t)NIDX * n), *drev = dnew<int>(n), *ds2 = dnew<int>(2 * n);
+            int *dout = k_dnew<int>((size_t)NIDX * n), *drev = k_dnew<int>(n), *ds2 = k_dnew<int>(2 * n);
             k_index<<<(n + bd - 1) / bd, bd>>>(da, dix, dout, drev, ds2, n, k, s);
-            sync_ok("k_index");
-            get(got, dout, (size_t)NIDX * n); get(grev, drev, n); get(gs2, ds2, 2 * n);
+            k_sync_ok("k_index");
+            k_get(got, dout, (size_t)NIDX * n); k_get(grev, drev, n); k_get(gs2, ds2, 2 * n);
             static const char *names[NIDX] = {"stride-2 load", "reversed load", "gather", "broadcast", "shifted index",
                 "run-time stride", "div/mod contiguous", "div/mod wrapping", "run-time stride -1 / 0", "affine shifts",
                 "reversed in 16", "i/16"};
@@ -231,18 +210,18 @@ __global__ void k_pred(const float *a, float *o, float *last, int n)
 static void t_pred(void)
 {
     const int n = 700 + 5;
-    float *ha = hnew<float>(n + 1024);
+    float *ha = k_hnew<float>(n + 1024);
     for (int i = 0; i < n + 1024; i++) ha[i] = (float)i * 0.5f - 100.0f;
-    float *da = dup(ha, n + 1024);
-    float *want = hnew<float>(2 * n), *got = hnew<float>(2 * n);
+    float *da = k_dup(ha, n + 1024);
+    float *want = k_hnew<float>(2 * n), *got = k_hnew<float>(2 * n);
     for (int b = 0; b < NBDIMS; b++) {
         int bd = BDIMS[b];
         char cfg[32]; snprintf(cfg, sizeof cfg, "block %d", bd);
-        float *d = dnew<float>(2 * n, 0), *dl = dnew<float>(1, 0);
+        float *d = k_dnew<float>(2 * n, 0), *dl = k_dnew<float>(1, 0);
         k_pred<<<(n + bd - 1) / bd, bd>>>(da, d, dl, n);
-        sync_ok("k_pred");
-        get(got, d, 2 * n);
-        float gl; get(&gl, dl, 1);
+        k_sync_ok("k_pred");
+        k_get(got, d, 2 * n);
+        float gl; k_get(&gl, dl, 1);
         for (int i = 0; i < n; i++) {
             int st = i % 3 != 0;
             want[i] = st ? ha[i] : 0.0f;
@@ -283,11 +262,11 @@ __global__ void k_div(const int *in, int *out, int *out2, int n)
 static void t_div(void)
 {
     const int n = 1500 + 9;
-    int *hin = hnew<int>(n);
+    int *hin = k_hnew<int>(n);
     for (int i = 0; i < n; i++) hin[i] = (int)(k_rand32() % 5000) + 1;
     for (int i = 256; i < 512; i++) hin[i] = 64;                 /* a uniform stretch */
-    int *din = dup(hin, n);
-    int *w1 = hnew<int>(n), *w2 = hnew<int>(n), *g1 = hnew<int>(n), *g2 = hnew<int>(n);
+    int *din = k_dup(hin, n);
+    int *w1 = k_hnew<int>(n), *w2 = k_hnew<int>(n), *g1 = k_hnew<int>(n), *g2 = k_hnew<int>(n);
     for (int b = 0; b < NBDIMS; b++) {
         int bd = BDIMS[b];
         char cfg[32]; snprintf(cfg, sizeof cfg, "block %d", bd);
@@ -296,10 +275,10 @@ static void t_div(void)
             if ((tx & 7) == 5 || v % 11 == 0 || (i >> 4) % 7 == 3) { w1[i] = w2[i] = (int)0xA5A5A5A5; continue; }
             w1[i] = div_work(v, tx, i); w2[i] = w1[i] * 2 + v;
         }
-        int *d1 = dnew<int>(n), *d2 = dnew<int>(n);
+        int *d1 = k_dnew<int>(n), *d2 = k_dnew<int>(n);
         k_div<<<(n + bd - 1) / bd, bd>>>(din, d1, d2, n);
-        sync_ok("k_div");
-        get(g1, d1, n); get(g2, d2, n);
+        k_sync_ok("k_div");
+        k_get(g1, d1, n); k_get(g2, d2, n);
         cmp_exact("divergence", cfg, g1, w1, n);
         cmp_exact("after reconvergence", cfg, g2, w2, n);
         cudaFree(d1); cudaFree(d2);
@@ -338,11 +317,11 @@ static void t_widen(void)
         for (size_t b = 0; b < sizeof bds / sizeof bds[0]; b++) {
             int bd = bds[b], nb = 2, nt = nb * bd;
             char cfg[64]; snprintf(cfg, sizeof cfg, "base 0x%08x, block %d", cs[c].base, bd);
-            long long *d = dnew<long long>((size_t)NWIDE * nt);
+            long long *d = k_dnew<long long>((size_t)NWIDE * nt);
             k_widen<<<nb, bd>>>(d, cs[c].base, cs[c].nbase, cs[c].s, cs[c].cb, cs[c].sb);
-            sync_ok("k_widen");
-            long long *got = hnew<long long>((size_t)NWIDE * nt), *want = hnew<long long>((size_t)NWIDE * nt);
-            get(got, d, (size_t)NWIDE * nt);
+            k_sync_ok("k_widen");
+            long long *got = k_hnew<long long>((size_t)NWIDE * nt), *want = k_hnew<long long>((size_t)NWIDE * nt);
+            k_get(got, d, (size_t)NWIDE * nt);
             for (int g = 0; g < nt; g++) {
                 unsigned tx = (unsigned)(g % bd), u = cs[c].base + tx, v = cs[c].nbase - tx;
                 want[g] = (long long)(int)u;
@@ -382,7 +361,7 @@ static void t_dims(void)
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         int nx = shapes[s][0], ny = shapes[s][1], nz = shapes[s][2], nt = nx * ny * nz, tot = nt * gx * gy;
         char cfg[48]; snprintf(cfg, sizeof cfg, "block %dx%dx%d", nx, ny, nz);
-        int *hin = hnew<int>(tot), *w1 = hnew<int>(tot), *w2 = hnew<int>(tot), *g1 = hnew<int>(tot), *g2 = hnew<int>(tot);
+        int *hin = k_hnew<int>(tot), *w1 = k_hnew<int>(tot), *w2 = k_hnew<int>(tot), *g1 = k_hnew<int>(tot), *g2 = k_hnew<int>(tot);
         for (int i = 0; i < tot; i++) hin[i] = (int)(k_rand32() % 20001) - 10000;
         for (int by = 0; by < gy; by++) for (int bx = 0; bx < gx; bx++)
             for (int z = 0; z < nz; z++) for (int y = 0; y < ny; y++) for (int x = 0; x < nx; x++) {
@@ -390,10 +369,10 @@ static void t_dims(void)
                 w1[g] = hin[g] * (y + 1) + x * 1000 - z * 5 + by;
                 w2[g] = hin[tr] - y * z + (x < 8 ? x : -x);
             }
-        int *din = dup(hin, tot), *d1 = dnew<int>(tot), *d2 = dnew<int>(tot);
+        int *din = k_dup(hin, tot), *d1 = k_dnew<int>(tot), *d2 = k_dnew<int>(tot);
         k_dims<<<dim3(gx, gy), dim3(nx, ny, nz)>>>(din, d1, d2);
-        sync_ok("k_dims");
-        get(g1, d1, tot); get(g2, d2, tot);
+        k_sync_ok("k_dims");
+        k_get(g1, d1, tot); k_get(g2, d2, tot);
         cmp_exact("2D/3D block", cfg, g1, w1, tot);
         cmp_exact("2D/3D transposed load", cfg, g2, w2, tot);
         cudaFree(din); cudaFree(d1); cudaFree(d2);
@@ -440,19 +419,19 @@ __global__ void k_atom_shared(const int *in, int *hist, int *bsum, int n)
 static void t_atomics(void)
 {
     const int n = 4096 + 11;
-    int *hin = hnew<int>(n);
+    int *hin = k_hnew<int>(n);
     for (int i = 0; i < n; i++) hin[i] = (int)(k_rand32() % 100000);
-    int *din = dup(hin, n);
+    int *din = k_dup(hin, n);
     for (int b = 0; b < NBDIMS; b++) {
         int bd = BDIMS[b], nb = (n + bd - 1) / bd, ng = (n + 15) / 16;
         char cfg[32]; snprintf(cfg, sizeof cfg, "block %d", bd);
-        int *cnt = dnew<int>(1, 0), *tk = dnew<int>(n), *bins = dnew<int>(5, 0), *grp = dnew<int>(ng, 0), *mx = dnew<int>(1, 0x80), *mn = dnew<int>(1, 0x7f);
-        unsigned long long *s64 = dnew<unsigned long long>(1, 0);
+        int *cnt = k_dnew<int>(1, 0), *tk = k_dnew<int>(n), *bins = k_dnew<int>(5, 0), *grp = k_dnew<int>(ng, 0), *mx = k_dnew<int>(1, 0x80), *mn = k_dnew<int>(1, 0x7f);
+        unsigned long long *s64 = k_dnew<unsigned long long>(1, 0);
         k_atom_block<<<nb, bd>>>(din, cnt, tk, bins, grp, s64, mx, mn, n);
-        sync_ok("k_atom_block");
+        k_sync_ok("k_atom_block");
         int hc, hb[5], hmx, hmn; unsigned long long hs;
-        int *htk = hnew<int>(n), *hg = hnew<int>(ng), *wg = hnew<int>(ng, 0);
-        get(&hc, cnt, 1); get(hb, bins, 5); get(&hmx, mx, 1); get(&hmn, mn, 1); get(&hs, s64, 1); get(htk, tk, n); get(hg, grp, ng);
+        int *htk = k_hnew<int>(n), *hg = k_hnew<int>(ng), *wg = k_hnew<int>(ng, 0);
+        k_get(&hc, cnt, 1); k_get(hb, bins, 5); k_get(&hmx, mx, 1); k_get(&hmn, mn, 1); k_get(&hs, s64, 1); k_get(htk, tk, n); k_get(hg, grp, ng);
         int wb[5] = {0}, wmx = (int)0x80808080, wmn = 0x7f7f7f7f; unsigned long long ws = 0;
         char *seen = (char *)calloc(n, 1); int perm = 1;
         for (int i = 0; i < n; i++) {
@@ -471,11 +450,11 @@ static void t_atomics(void)
         free(seen); free(htk); free(hg); free(wg);
         cudaFree(cnt); cudaFree(tk); cudaFree(bins); cudaFree(grp); cudaFree(mx); cudaFree(mn); cudaFree(s64);
 
-        int *hist = dnew<int>(9, 0), *bsum = dnew<int>(nb);
+        int *hist = k_dnew<int>(9, 0), *bsum = k_dnew<int>(nb);
         k_atom_shared<<<nb, bd>>>(din, hist, bsum, n);
-        sync_ok("k_atom_shared");
-        int hh[9], wh[9] = {0}; int *hbs = hnew<int>(nb), *wbs = hnew<int>(nb, 0);
-        get(hh, hist, 9); get(hbs, bsum, nb);
+        k_sync_ok("k_atom_shared");
+        int hh[9], wh[9] = {0}; int *hbs = k_hnew<int>(nb), *wbs = k_hnew<int>(nb, 0);
+        k_get(hh, hist, 9); k_get(hbs, bsum, nb);
         for (int i = 0; i < n; i++) { wh[hin[i] & 7]++; if (hin[i] > wh[8]) wh[8] = hin[i]; wbs[i / bd] += hin[i]; }
         cmp_exact("shared atomics histogram", cfg, hh, wh, 9);
         cmp_exact("shared atomic sums", cfg, hbs, wbs, nb);
@@ -513,7 +492,7 @@ __global__ void k_int(const int *a, const int *d, int *out, int n)
 static void t_int(void)
 {
     const int n = 2000 + 1;
-    int *ha = hnew<int>(n), *hd = hnew<int>(n);
+    int *ha = k_hnew<int>(n), *hd = k_hnew<int>(n);
     for (int i = 0; i < n; i++) {
         ha[i] = (int)k_rand32();
         if (ha[i] == (int)0x80000000) ha[i] = 1;
@@ -521,16 +500,16 @@ static void t_int(void)
         if (i % 7 == 3) d = (int)k_rand32() >> (1 + k_rand32() % 30);   /* never INT_MIN */
         hd[i] = d ? d : -3;
     }
-    int *da = dup(ha, n), *dd = dup(hd, n);
-    int *want = hnew<int>((size_t)NINT * n), *got = hnew<int>((size_t)NINT * n);
+    int *da = k_dup(ha, n), *dd = k_dup(hd, n);
+    int *want = k_hnew<int>((size_t)NINT * n), *got = k_hnew<int>((size_t)NINT * n);
     for (int i = 0; i < n; i++) for (int o = 0; o < NINT; o++) want[(size_t)o * n + i] = int_val(ha[i], hd[i], i, o);
     for (int b = 0; b < NBDIMS; b++) {
         int bd = BDIMS[b];
         char cfg[32]; snprintf(cfg, sizeof cfg, "block %d", bd);
-        int *dout = dnew<int>((size_t)NINT * n);
+        int *dout = k_dnew<int>((size_t)NINT * n);
         k_int<<<(n + bd - 1) / bd, bd>>>(da, dd, dout, n);
-        sync_ok("k_int");
-        get(got, dout, (size_t)NINT * n);
+        k_sync_ok("k_int");
+        k_get(got, dout, (size_t)NINT * n);
         static const char *names[NINT] = {"hash multiply", "signed div", "signed rem", "min/max", "selects",
             "unsigned div + shifts", "per-lane shift amounts", "64-bit product", "wrapping product"};
         for (int o = 0; o < NINT; o++) cmp_exact(names[o], cfg, got + (size_t)o * n, want + (size_t)o * n, n);
@@ -555,12 +534,12 @@ __global__ void k_float(const float *a, const float *b, float *out, int n)
 static void t_float(void)
 {
     const int n = 1000 + 13;
-    float *ha = hnew<float>(n), *hb = hnew<float>(n);
+    float *ha = k_hnew<float>(n), *hb = k_hnew<float>(n);
     for (int i = 0; i < n; i++) { ha[i] = (float)k_randu(-500, 500); hb[i] = (float)k_randu(-50, 50); if (hb[i] == 0.0f) hb[i] = 1.0f; }
     for (int i = 0; i < n; i += 37) ha[i] = k_u2f(0x7fc00000u);  /* NaN */
     for (int i = 5; i < n; i += 41) hb[i] = k_u2f(0x7fc00000u);
-    float *da = dup(ha, n), *db = dup(hb, n);
-    float *want = hnew<float>(5 * n), *got = hnew<float>(5 * n);
+    float *da = k_dup(ha, n), *db = k_dup(hb, n);
+    float *want = k_hnew<float>(5 * n), *got = k_hnew<float>(5 * n);
     for (int i = 0; i < n; i++) {
         float x = ha[i], y = hb[i];
         volatile float s = sqrtf(fabsf(x)), q = x / y; want[i] = s + q;
@@ -571,10 +550,10 @@ static void t_float(void)
     for (int b = 0; b < NBDIMS; b++) {
         int bd = BDIMS[b];
         char cfg[32]; snprintf(cfg, sizeof cfg, "block %d", bd);
-        float *dout = dnew<float>(5 * n);
+        float *dout = k_dnew<float>(5 * n);
         k_float<<<(n + bd - 1) / bd, bd>>>(da, db, dout, n);
-        sync_ok("k_float");
-        get(got, dout, 5 * n);
+        k_sync_ok("k_float");
+        k_get(got, dout, 5 * n);
         cmp_exact("sqrt + div", cfg, got, want, n);
         cmp_exact("fminf/fmaxf", cfg, got + n, want + n, n);
         cmp_exact("float select", cfg, got + 2 * n, want + 2 * n, n);
@@ -627,9 +606,9 @@ static void t_phase(void)
     for (size_t b = 0; b < sizeof bds / sizeof bds[0]; b++) {
         int bd = bds[b], n = nb * bd;
         char cfg[32]; snprintf(cfg, sizeof cfg, "block %d", bd);
-        int *hin = hnew<int>(n), *w1 = hnew<int>(n), *w2 = hnew<int>(n), *g1 = hnew<int>(n), *g2 = hnew<int>(n);
+        int *hin = k_hnew<int>(n), *w1 = k_hnew<int>(n), *w2 = k_hnew<int>(n), *g1 = k_hnew<int>(n), *g2 = k_hnew<int>(n);
         for (int i = 0; i < n; i++) hin[i] = (int)(k_rand32() % 2001) - 1000;
-        int *s = hnew<int>(bd), *s2 = hnew<int>(bd), *u = hnew<int>(bd);
+        int *s = k_hnew<int>(bd), *s2 = k_hnew<int>(bd), *u = k_hnew<int>(bd);
         for (int blk = 0; blk < nb; blk++) {
             const int *v = hin + blk * bd;
             for (int t = 0; t < bd; t++) s[t] = ph1(v[t], t);
@@ -641,10 +620,10 @@ static void t_phase(void)
                 w1[g] = x + u[t]; w2[g] = -x;
             }
         }
-        int *din = dup(hin, n), *d1 = dnew<int>(n), *d2 = dnew<int>(n);
+        int *din = k_dup(hin, n), *d1 = k_dnew<int>(n), *d2 = k_dnew<int>(n);
         k_phase<<<nb, bd>>>(din, d1, d2);
-        sync_ok("k_phase");
-        get(g1, d1, n); get(g2, d2, n);
+        k_sync_ok("k_phase");
+        k_get(g1, d1, n); k_get(g2, d2, n);
         cmp_exact("phase mode out", cfg, g1, w1, n);
         cmp_exact("phase mode out2", cfg, g2, w2, n);
         cudaFree(din); cudaFree(d1); cudaFree(d2);
@@ -707,10 +686,10 @@ static void t_loops(void)
     for (size_t b = 0; b < sizeof bds / sizeof bds[0]; b++) {
         int bd = bds[b], n = nb * bd;
         char cfg[32]; snprintf(cfg, sizeof cfg, "block %d", bd);
-        int *hin = hnew<int>(n), *wout = hnew<int>(n), *gout = hnew<int>(n), wis[nb], gis[nb];
-        float *hf = hnew<float>(n), wfs[nb], gfs[nb];
+        int *hin = k_hnew<int>(n), *wout = k_hnew<int>(n), *gout = k_hnew<int>(n), wis[nb], gis[nb];
+        float *hf = k_hnew<float>(n), wfs[nb], gfs[nb];
         for (int i = 0; i < n; i++) { hin[i] = (int)(k_rand32() % 1999) - 999; hf[i] = (float)k_randu(-1, 1); }
-        float *tmp = hnew<float>(bd);
+        float *tmp = k_hnew<float>(bd);
         for (int blk = 0; blk < nb; blk++) {
             int acc = 0, sum = 0;
             for (int t = 0; t < bd; t++) { acc += hin[blk * bd + t]; wout[blk * bd + t] = acc; }
@@ -721,10 +700,10 @@ static void t_loops(void)
             for (int st = bd / 2; st > 0; st >>= 1) for (int t = 0; t < st; t++) tmp[t] = tmp[t] + tmp[t + st];
             wfs[blk] = tmp[0];
         }
-        int *din = dup(hin, n), *dout = dnew<int>(n), *dis = dnew<int>(nb); float *dfin = dup(hf, n), *dfs = dnew<float>(nb);
+        int *din = k_dup(hin, n), *dout = k_dnew<int>(n), *dis = k_dnew<int>(nb); float *dfin = k_dup(hf, n), *dfs = k_dnew<float>(nb);
         k_scan<<<nb, bd, 2 * bd * sizeof(int)>>>(din, dfin, dout, dis, dfs);
-        sync_ok("k_scan");
-        get(gout, dout, n); get(gis, dis, nb); get(gfs, dfs, nb);
+        k_sync_ok("k_scan");
+        k_get(gout, dout, n); k_get(gis, dis, nb); k_get(gfs, dfs, nb);
         cmp_exact("block scan", cfg, gout, wout, n);
         cmp_exact("tree sum (int)", cfg, gis, wis, nb);
         cmp_exact("tree sum (float)", cfg, gfs, wfs, nb);
@@ -732,14 +711,14 @@ static void t_loops(void)
         free(hin); free(wout); free(gout); free(hf); free(tmp);
 
         int ncols = bd + bd / 2 + 5;                              /* the last tile is partial */
-        int *hA = hnew<int>((size_t)n * ncols), *hx = hnew<int>(ncols), *wy = hnew<int>(n), *gy = hnew<int>(n);
+        int *hA = k_hnew<int>((size_t)n * ncols), *hx = k_hnew<int>(ncols), *wy = k_hnew<int>(n), *gy = k_hnew<int>(n);
         for (size_t i = 0; i < (size_t)n * ncols; i++) hA[i] = (int)(k_rand32() % 200) - 100;
         for (int j = 0; j < ncols; j++) hx[j] = (int)(k_rand32() % 200) - 100;
         for (int r = 0; r < n; r++) { int acc = 0; for (int j = 0; j < ncols; j++) acc += hA[(size_t)r * ncols + j] * hx[j]; wy[r] = acc; }
-        int *dA = dup(hA, (size_t)n * ncols), *dx = dup(hx, ncols), *dy = dnew<int>(n);
+        int *dA = k_dup(hA, (size_t)n * ncols), *dx = k_dup(hx, ncols), *dy = k_dnew<int>(n);
         k_tiled<<<nb, bd, bd * sizeof(int)>>>(dA, dx, dy, ncols);
-        sync_ok("k_tiled");
-        get(gy, dy, n);
+        k_sync_ok("k_tiled");
+        k_get(gy, dy, n);
         cmp_exact("tiled dot product", cfg, gy, wy, n);
         cudaFree(dA); cudaFree(dx); cudaFree(dy); free(hA); free(hx); free(wy); free(gy);
     }
@@ -763,13 +742,13 @@ template <int TD, int RW> static void t_transpose1(void)
 {
     const int W = 80, H = 56;
     char cfg[32]; snprintf(cfg, sizeof cfg, "tile %d, block %dx%d", TD, TD, RW);
-    float *h = hnew<float>(W * H), *w = hnew<float>(W * H), *g = hnew<float>(W * H);
+    float *h = k_hnew<float>(W * H), *w = k_hnew<float>(W * H), *g = k_hnew<float>(W * H);
     for (int i = 0; i < W * H; i++) h[i] = (float)i + 0.25f;
     for (int r = 0; r < H; r++) for (int c = 0; c < W; c++) w[(size_t)c * H + r] = h[(size_t)r * W + c];
-    float *din = dup(h, W * H), *dout = dnew<float>(W * H);
+    float *din = k_dup(h, W * H), *dout = k_dnew<float>(W * H);
     k_transpose<TD, RW><<<dim3((W + TD - 1) / TD, (H + TD - 1) / TD), dim3(TD, RW)>>>(din, dout, W, H);
-    sync_ok("k_transpose");
-    get(g, dout, W * H);
+    k_sync_ok("k_transpose");
+    k_get(g, dout, W * H);
     cmp_exact("transpose", cfg, g, w, W * H);
     cudaFree(din); cudaFree(dout); free(h); free(w); free(g);
 }
@@ -806,7 +785,7 @@ static void t_warp(void)
     for (size_t b = 0; b < sizeof bds / sizeof bds[0]; b++) {
         int bd = bds[b], n = nb * bd;
         char cfg[32]; snprintf(cfg, sizeof cfg, "block %d", bd);
-        int *hin = hnew<int>(n), *want = hnew<int>(NWARP * n), *got = hnew<int>(NWARP * n), *v = hnew<int>(n);
+        int *hin = k_hnew<int>(n), *want = k_hnew<int>(NWARP * n), *got = k_hnew<int>(NWARP * n), *v = k_hnew<int>(n);
         for (int i = 0; i < n; i++) hin[i] = (int)(k_rand32() % 1001) - 500 + (i % 64 == 0 ? 495 : 0);
         for (int i = 0; i < n; i++) v[i] = ((i % 32) >= 16 ? (hin[i] & 1) : (i % bd) >= 64) ? hin[i] * 2 - 1 : hin[i];
         for (int w0 = 0; w0 < n; w0 += 32) {
@@ -822,10 +801,10 @@ static void t_warp(void)
                 want[6 * n + g] = (v[g] & 1) ? r : -1;
             }
         }
-        int *din = dup(hin, n), *dout = dnew<int>(NWARP * n);
+        int *din = k_dup(hin, n), *dout = k_dnew<int>(NWARP * n);
         k_warp<<<nb, bd>>>(din, dout, n);
-        sync_ok("k_warp");
-        get(got, dout, NWARP * n);
+        k_sync_ok("k_warp");
+        k_get(got, dout, NWARP * n);
         static const char *names[NWARP] = {"shfl_xor sum", "ballot", "any/all", "shfl_up", "shfl_down", "shfl idx", "ballot rank"};
         for (int o = 0; o < NWARP; o++) cmp_exact(names[o], cfg, got + (size_t)o * n, want + (size_t)o * n, n);
         cudaFree(din); cudaFree(dout); free(hin); free(want); free(got); free(v);
@@ -848,9 +827,9 @@ __global__ void k_vec(const float4 *a, float4 *o, const int2 *b, int2 *ob, const
 static void t_vec(void)
 {
     const int n = 600 + 7;
-    float4 *ha = hnew<float4>(n), *wa = hnew<float4>(n), *ga = hnew<float4>(n);
-    int2 *hb = hnew<int2>(n), *wb = hnew<int2>(n), *gb = hnew<int2>(n);
-    double2 *hc = hnew<double2>(n), *wc = hnew<double2>(n), *gc = hnew<double2>(n);
+    float4 *ha = k_hnew<float4>(n), *wa = k_hnew<float4>(n), *ga = k_hnew<float4>(n);
+    int2 *hb = k_hnew<int2>(n), *wb = k_hnew<int2>(n), *gb = k_hnew<int2>(n);
+    double2 *hc = k_hnew<double2>(n), *wc = k_hnew<double2>(n), *gc = k_hnew<double2>(n);
     for (int i = 0; i < n; i++) {
         ha[i] = make_float4((float)k_randu(-9, 9), (float)k_randu(-9, 9), (float)k_randu(-9, 9), (float)k_randu(-9, 9));
         hb[i] = make_int2((int)k_rand32(), (int)k_rand32());
@@ -861,14 +840,14 @@ static void t_vec(void)
         int2 y = hb[n - 1 - i]; wb[i] = make_int2((int)((unsigned)y.y - (unsigned)i), y.x ^ i);
         wc[i] = make_double2(hc[i].y + 1.0, hc[i].x * -3.0);
     }
-    float4 *da = dup(ha, n); int2 *db = dup(hb, n); double2 *dc = dup(hc, n);
+    float4 *da = k_dup(ha, n); int2 *db = k_dup(hb, n); double2 *dc = k_dup(hc, n);
     for (int b = 0; b < NBDIMS; b++) {
         int bd = BDIMS[b];
         char cfg[32]; snprintf(cfg, sizeof cfg, "block %d", bd);
-        float4 *oa = dnew<float4>(n); int2 *ob = dnew<int2>(n); double2 *oc = dnew<double2>(n);
+        float4 *oa = k_dnew<float4>(n); int2 *ob = k_dnew<int2>(n); double2 *oc = k_dnew<double2>(n);
         k_vec<<<(n + bd - 1) / bd, bd>>>(da, oa, db, ob, dc, oc, n);
-        sync_ok("k_vec");
-        get(ga, oa, n); get(gb, ob, n); get(gc, oc, n);
+        k_sync_ok("k_vec");
+        k_get(ga, oa, n); k_get(gb, ob, n); k_get(gc, oc, n);
         cmp_exact("float4", cfg, (const float *)ga, (const float *)wa, 4 * (size_t)n);
         cmp_exact("int2 reversed", cfg, (const int *)gb, (const int *)wb, 2 * (size_t)n);
         cmp_exact("double2", cfg, (const double *)gc, (const double *)wc, 2 * (size_t)n);
@@ -910,16 +889,16 @@ static void t_param_local(void)
     PArr p; for (int k = 0; k < 64; k++) p.v[k] = k * k - 100; p.k = 17;
     int hc[128]; for (int k = 0; k < 128; k++) hc[k] = (int)(k_rand32() % 1000);
     CK(cudaMemcpyToSymbol(ctab, hc, sizeof hc));
-    int *hin = hnew<int>(n); for (int i = 0; i < n; i++) hin[i] = (int)(k_rand32() % 100000);
-    int *din = dup(hin, n);
-    int *want = hnew<int>(4 * n), *got = hnew<int>(4 * n);
+    int *hin = k_hnew<int>(n); for (int i = 0; i < n; i++) hin[i] = (int)(k_rand32() % 100000);
+    int *din = k_dup(hin, n);
+    int *want = k_hnew<int>(4 * n), *got = k_hnew<int>(4 * n);
     for (int b = 0; b < NBDIMS; b++) {
         int bd = BDIMS[b];
         char cfg[32]; snprintf(cfg, sizeof cfg, "block %d", bd);
-        int *d = dnew<int>(4 * n);
+        int *d = k_dnew<int>(4 * n);
         k_param<<<(n + bd - 1) / bd, bd>>>(p, d, n);
-        sync_ok("k_param");
-        get(got, d, 4 * n);
+        k_sync_ok("k_param");
+        k_get(got, d, 4 * n);
         for (int i = 0; i < n; i++) {
             int t = i % bd;
             want[i] = p.v[t & 63] + hc[t & 127] * 3;
@@ -930,8 +909,8 @@ static void t_param_local(void)
         cmp_exact("kernel parameter array + __constant__", cfg, got, want, 4 * n);
         CK(cudaMemset(d, 0xA5, 3 * n * sizeof(int)));
         k_local<<<(n + bd - 1) / bd, bd>>>(din, d, n);
-        sync_ok("k_local");
-        get(got, d, 2 * n);
+        k_sync_ok("k_local");
+        k_get(got, d, 2 * n);
         for (int i = 0; i < n; i++) {
             int loc[8], v = hin[i];
             for (int k = 0; k < 8; k++) loc[k] = hin[(i + k * 3) % n] + k;
@@ -984,7 +963,7 @@ __global__ void k_scoped_shfl(const int *in, int *out)
 static void t_scoped(void)
 {
     const int n = 700 + 9;
-    int *hin = hnew<int>(n), *want = hnew<int>(3 * n), *got = hnew<int>(3 * n);
+    int *hin = k_hnew<int>(n), *want = k_hnew<int>(3 * n), *got = k_hnew<int>(3 * n);
     for (int i = 0; i < n; i++) hin[i] = (int)(k_rand32() % 1000);
     for (int i = 0; i < n; i++) {
         int v = hin[i], r = (v < 500 ? v : i) + 7;
@@ -992,14 +971,14 @@ static void t_scoped(void)
         want[n + i] = 5 * v + i + v + 1;
         want[2 * n + i] = dev_mix(i, v) + r;
     }
-    int *din = dup(hin, n);
+    int *din = k_dup(hin, n);
     for (int b = 0; b < NBDIMS; b++) {
         int bd = BDIMS[b];
         char cfg[32]; snprintf(cfg, sizeof cfg, "block %d", bd);
-        int *d = dnew<int>(3 * n);
+        int *d = k_dnew<int>(3 * n);
         k_scoped<<<(n + bd - 1) / bd, bd>>>(din, d, n);
-        sync_ok("k_scoped");
-        get(got, d, 3 * n);
+        k_sync_ok("k_scoped");
+        k_get(got, d, 3 * n);
         cmp_exact("nested-scope registers + call", cfg, got, want, 3 * n);
         cudaFree(d);
     }
@@ -1007,10 +986,10 @@ static void t_scoped(void)
     for (size_t b = 0; b < sizeof bds / sizeof bds[0]; b++) {
         int bd = bds[b], nb = 2, nt = nb * bd;
         char cfg[32]; snprintf(cfg, sizeof cfg, "block %d", bd);
-        int *d = dnew<int>(nt), *w = hnew<int>(nt);
+        int *d = k_dnew<int>(nt), *w = k_hnew<int>(nt);
         k_scoped_shfl<<<nb, bd>>>(din, d);
-        sync_ok("k_scoped_shfl");
-        get(got, d, nt);
+        k_sync_ok("k_scoped_shfl");
+        k_get(got, d, nt);
         for (int blk = 0; blk < nb; blk++) {
             int tot = 0;
             for (int t = 0; t < bd; t++) tot += hin[blk * bd + t];
@@ -1037,9 +1016,9 @@ __global__ void k_gridstride(const int *in, int *out, int n, int mode)
 static void t_gridstride(void)
 {
     const int n = 3100 + 7;                                     /* > 3 * 1023: in[x] stays inside */
-    int *hin = hnew<int>(n), *want = hnew<int>(2 * n), *got = hnew<int>(2 * n);
+    int *hin = k_hnew<int>(n), *want = k_hnew<int>(2 * n), *got = k_hnew<int>(2 * n);
     for (int i = 0; i < n; i++) hin[i] = (int)(k_rand32() % 100000) - 50000;
-    int *din = dup(hin, n);
+    int *din = k_dup(hin, n);
     for (int mode = 0; mode < 2; mode++)
         for (int b = 0; b < NBDIMS; b++) {
             int bd = BDIMS[b];
@@ -1049,10 +1028,10 @@ static void t_gridstride(void)
                 want[i] = hin[i] * 2 + 1 + hin[(mode ? 2 : 3) * tx];
                 want[n + i] = hin[(i * (mode + 1)) % n];
             }
-            int *d = dnew<int>(2 * n);
+            int *d = k_dnew<int>(2 * n);
             k_gridstride<<<3, bd>>>(din, d, n, mode);
-            sync_ok("k_gridstride");
-            get(got, d, 2 * n);
+            k_sync_ok("k_gridstride");
+            k_get(got, d, 2 * n);
             cmp_exact("grid-stride loop", cfg, got, want, 2 * n);
             cudaFree(d);
         }
@@ -1087,15 +1066,15 @@ __global__ void k_chain(const int *tab, int *out, int n)
 static void t_chain(void)
 {
     int h[256]; for (int k = 0; k < 256; k++) h[k] = k * 3 + 1;
-    int *dt = dup(h, 256);
+    int *dt = k_dup(h, 256);
     const int bds[] = {64, 16, 24};
     for (size_t b = 0; b < sizeof bds / sizeof bds[0]; b++) {
         int bd = bds[b], nt = 2 * bd, iters = CHAIN + 5;
         char cfg[32]; snprintf(cfg, sizeof cfg, "block %d", bd);
-        int *d = dnew<int>(nt), *got = hnew<int>(nt), *want = hnew<int>(nt);
+        int *d = k_dnew<int>(nt), *got = k_hnew<int>(nt), *want = k_hnew<int>(nt);
         k_chain<<<2, bd>>>(dt, d, iters);
-        sync_ok("k_chain");
-        get(got, d, nt);
+        k_sync_ok("k_chain");
+        k_get(got, d, nt);
         for (int g = 0; g < nt; g++) want[g] = h[(g % bd + iters - CHAIN) & 255];
         cmp_exact("70-register loop-carried chain", cfg, got, want, nt);
         cudaFree(d); free(got); free(want);

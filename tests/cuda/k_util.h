@@ -62,4 +62,30 @@ static inline uint64_t k_rand64(void)
 static inline uint32_t k_rand32(void) { return (uint32_t)(k_rand64() >> 32); }
 /* uniform in [lo, hi) */
 static inline double k_randu(double lo, double hi) { return lo + (hi - lo) * ((k_rand64() >> 11) * (1.0 / 9007199254740992.0)); }
+#ifdef __cplusplus
+/* Device and host buffers with 16 guard bytes filled with a pattern (0xA5: stale data shows),
+ * copies both ways, and a launch check (launch error, then the kernel's own status). */
+template <typename T> static T *k_dnew(size_t n, int fill = 0xA5)
+{
+    T *d = NULL;
+    CK(cudaMalloc(&d, n * sizeof(T) + 16));
+    CK(cudaMemset(d, fill, n * sizeof(T) + 16));
+    return d;
+}
+template <typename T> static T *k_dup(const T *h, size_t n)
+{
+    T *d = k_dnew<T>(n);
+    CK(cudaMemcpy(d, h, n * sizeof(T), cudaMemcpyHostToDevice));
+    return d;
+}
+template <typename T> static void k_get(T *h, const T *d, size_t n) { CK(cudaMemcpy(h, d, n * sizeof(T), cudaMemcpyDeviceToHost)); }
+template <typename T> static T *k_hnew(size_t n, int fill = 0xA5) { T *h = (T *)malloc(n * sizeof(T) + 16); memset(h, fill, n * sizeof(T) + 16); return h; }
+static inline void k_sync_ok(const char *what)
+{
+    CK(cudaGetLastError());
+    cudaError_t e = cudaDeviceSynchronize();
+    CHECK_MSG(e == cudaSuccess, "%s: %s", what, cudaGetErrorName(e));
+}
+#endif
+
 #endif
