@@ -10,7 +10,9 @@
 //     branch (that group continues per thread with the registers of its lanes);
 //  5. right shifts and widenings of affine values that wrap or round between lanes (the
 //     affinity check fails and the group continues per thread);
-//  6. affine values feeding per-lane arithmetic and compares in the same fused loop.
+//  6. affine values feeding per-lane arithmetic and compares in the same fused loop;
+//  7. loads whose stride is known only at run time and is not the element size (a strided
+//     view): a gather in the lane copy, also for bytes and halves widened to 32 bits.
 #include "check.h"
 #include "k_util.h"
 
@@ -84,6 +86,14 @@ __global__ void k_mixed(const float *x, float *out, int n, int lim)
     long long off = (long long)i * 4 + 2;
     float v = x[i];
     out[i] = (off > lim ? v : -v) + (float)(off & 7) + (float)(i % 5);
+}
+
+__global__ void k_strided_loads(const unsigned char *b, const short *h, const float *f, float *out, int n, int s)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    long long j = (long long)i * s;
+    out[i] = (float)b[j] * 0.5f + (float)h[j] + f[j] * (b[j] & 1 ? 2.0f : 1.0f);
 }
 
 static const unsigned BLOCKS[] = {16, 128, 256, 48, 40};
@@ -195,6 +205,30 @@ int main()
             bad += hy[i] != (off > 5000 ? hx[i] : -hx[i]) + (float)(off & 7) + (float)(i % 5);
         }
         CHECK_MSG(bad == 0, "affine values in fused per-lane statements, block %u: %d wrong", bs, bad);
+    }
+    for (int str = 1; str <= 3; str++) {
+        int m2 = n * str;
+        unsigned char *hb8 = k_hnew<unsigned char>(m2);
+        short *hh = k_hnew<short>(m2);
+        float *hf = k_hnew<float>(m2), *hr = k_hnew<float>(n);
+        for (int i = 0; i < m2; i++) { hb8[i] = (unsigned char)(i * 7); hh[i] = (short)(i * 13 - 500); hf[i] = (float)(i % 11) - 5.0f; }
+        unsigned char *db8 = k_dup(hb8, m2);
+        short *dh = k_dup(hh, m2);
+        float *df = k_dup(hf, m2), *dr = k_dnew<float>(n);
+        for (unsigned b = 0; b < NB; b++) {
+            unsigned bs = BLOCKS[b];
+            k_strided_loads<<<(n + bs - 1) / bs, bs>>>(db8, dh, df, dr, n, str);
+            k_sync_ok("k_strided_loads");
+            k_get(hr, dr, n);
+            int bad = 0;
+            for (int i = 0; i < n; i++) {
+                long long j = (long long)i * str;
+                bad += hr[i] != (float)hb8[j] * 0.5f + (float)hh[j] + hf[j] * (hb8[j] & 1 ? 2.0f : 1.0f);
+            }
+            CHECK_MSG(bad == 0, "loads with a run-time stride %d, block %u: %d wrong", str, bs, bad);
+        }
+        cudaFree(db8); cudaFree(dh); cudaFree(df); cudaFree(dr);
+        free(hb8); free(hh); free(hf); free(hr);
     }
     return CHECK_DONE();
 }
