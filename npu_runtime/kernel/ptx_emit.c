@@ -987,7 +987,9 @@ static void emit_divrem(emit_t *E, const ptx_insn_t *in, int rem)
         return;
     }
     if (!is_int(t) || t.sz == 1 || t.sz == 16) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
-    wr(E, in, &in->ops[0], t, S(E, "__%s_%c%d(%s, %s)", rem ? "rem" : "div", t.c, t.sz * 8, A(1, t), A(2, t)));
+    /* the lane copy uses the vectorizable 32-bit forms (ptx_prelude.h: __div_u32v) */
+    wr(E, in, &in->ops[0], t, S(E, "__%s_%c%d%s(%s, %s)", rem ? "rem" : "div", t.c, t.sz * 8,
+                                E->lane && t.sz == 4 ? "v" : "", A(1, t), A(2, t)));
 }
 
 static void emit_minmax(emit_t *E, const ptx_insn_t *in, int mx)

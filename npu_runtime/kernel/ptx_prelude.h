@@ -283,6 +283,23 @@ P_INL uint32_t __rem_u32(uint32_t a, uint32_t b) { return b ? a % b : a; }
 P_INL uint64_t __rem_u64(uint64_t a, uint64_t b) { return b ? a % b : a; }
 P_INL int32_t __rem_s32(int32_t a, int32_t b) { return b == 0 ? a : (b == -1 ? 0 : a % b); }
 P_INL int64_t __rem_s64(int64_t a, int64_t b) { return b == 0 ? a : (b == -1 ? 0 : a % b); }
+/* Lane-group forms of 32-bit div/rem (ptx_emit.c uses them in the lane copy): x86 has no
+ * vector integer division, so a lane loop of a / b was 16 scalar divides (CuPy's take and
+ * broadcasting index math: index / extent and index % extent per element). Here the quotient
+ * is the truncated double quotient, which vectorizes (vdivpd) and is exact for every 32-bit
+ * a, b: a true quotient that is not an integer lies at least 1/|b| from the next integer
+ * toward larger magnitude, a relative gap over 2^-33, and double division is correctly
+ * rounded (relative error under 2^-53), so truncating cannot cross it. Division by zero and
+ * INT_MIN / -1 as the scalar forms above (tests/ptx/prelude_round.c compares them on edge
+ * cases and 10M random pairs). */
+P_INL uint32_t __div_u32v(uint32_t a, uint32_t b) {
+    uint32_t q = (uint32_t)(int64_t)((double)a / (double)(b ? b : 1u)); return b ? q : 0xffffffffu; }
+P_INL uint32_t __rem_u32v(uint32_t a, uint32_t b) {
+    uint32_t q = (uint32_t)(int64_t)((double)a / (double)(b ? b : 1u)); return b ? a - q * b : a; }
+P_INL int32_t __div_s32v(int32_t a, int32_t b) {
+    int64_t q = (int64_t)((double)a / (double)(b ? b : 1)); return b ? (int32_t)(uint32_t)(uint64_t)q : -1; }
+P_INL int32_t __rem_s32v(int32_t a, int32_t b) {
+    int64_t q = (int64_t)((double)a / (double)(b ? b : 1)); return b ? (int32_t)(uint32_t)(uint64_t)((int64_t)a - q * (int64_t)b) : a; }
 P_INL uint16_t __div_u16(uint16_t a, uint16_t b) { return b ? a / b : 0xffff; }
 P_INL int16_t __div_s16(int16_t a, int16_t b) { return b == 0 ? -1 : (int16_t)(a / b); }
 P_INL uint16_t __rem_u16(uint16_t a, uint16_t b) { return b ? a % b : a; }

@@ -3,7 +3,8 @@
  * against the same operation done by the FPU in that rounding mode (fesetround around one
  * volatile operation: the *_fe reference helpers defined here). Random bit patterns, values with close
  * exponents (cancellation, ties), subnormals, exact zeros of both signs, infinities, NaN,
- * overflow. Prints "PASS prelude_round" or FAIL lines; built with -ffp-contract=off like the
+ * overflow. Also the lane copy's 32-bit div/rem (double division) against the scalar forms.
+ * Prints "PASS prelude_round" or FAIL lines; built with -ffp-contract=off like the
  * translator's kernels (run_prelude.sh). */
 #include "npu_runtime/kernel/ptx_prelude.h"
 #include <stdio.h>
@@ -62,6 +63,28 @@ int main(void)
             if (!same(g[k], w[k]) && bad++ < 10)
                 printf("FAIL prelude_round: %s mode %d (%08x, %08x, %08x) -> %08x, FPU %08x\n", nm[k], m,
                        __f2u(a), __f2u(b), __f2u(c), __f2u(g[k]), __f2u(w[k]));
+    }
+    /* 32-bit div/rem of the lane copy (double division) against the scalar forms */
+    static const uint32_t edge[] = {0, 1, 2, 3, 7, 10, 0x7fffffffu, 0x80000000u, 0x80000001u, 0xfffffffeu,
+                                    0xffffffffu, 0x10000u, 0xffffu, 0x55555555u, 0xaaaaaaabu, 1000000007u};
+    int ne = (int)(sizeof edge / sizeof edge[0]);
+    for (long i = 0; i < 10000000 + ne * ne && bad < 10; i++, n += 4) {
+        uint32_t a, b;
+        if (i < ne * ne) { a = edge[i / ne]; b = edge[i % ne]; }
+        else {
+            a = rnd(); b = rnd();
+            int sh = (int)(rnd() % 40);
+            if (sh < 32) b >>= sh;                          /* small divisors too */
+            if (rnd() % 4 == 0) a = (a / (b ? b : 1)) * b - (rnd() % 2);   /* at or just below a multiple */
+        }
+        int32_t sa = (int32_t)a, sb = (int32_t)b;
+        if (__div_u32v(a, b) != __div_u32(a, b) || __rem_u32v(a, b) != __rem_u32(a, b) ||
+            __div_s32v(sa, sb) != __div_s32(sa, sb) || __rem_s32v(sa, sb) != __rem_s32(sa, sb)) {
+            if (bad++ < 10)
+                printf("FAIL prelude_round: 32-bit div/rem of %08x, %08x: u %u %u (scalar %u %u) s %d %d (scalar %d %d)\n",
+                       a, b, __div_u32v(a, b), __rem_u32v(a, b), __div_u32(a, b), __rem_u32(a, b),
+                       __div_s32v(sa, sb), __rem_s32v(sa, sb), __div_s32(sa, sb), __rem_s32(sa, sb));
+        }
     }
     if (!bad) printf("PASS prelude_round (%ld operations)\n", n);
     return bad != 0;
