@@ -226,9 +226,6 @@ typedef struct emit {
     int lane_fuse;                           /* ... is a plain per-lane statement (fusable) */
     const char *lane_tail;                   /* ... left a per-lane statement for the fused loop */
     const char *lane_uni_dest;               /* ... is a uniform statement writing this register */
-    int lane_ahead_load;                     /* ... is a load that may run ahead of the pending loop
-                                              * (writing lane_uni_dest, or a temporary if NULL) */
-    const char **pwrite; int npwrite, cappwrite; /* registers the pending fused statements write */
     const char **pread; int npread, cappread; /* registers the pending fused statements read */
     char *divpt;                             /* per entry insn: the scalar copy needs entry label __D<i> */
     struct lreg *lr; int nlr, caplr;         /* lane classes of the entry's registers (lane_classify) */
@@ -2438,24 +2435,6 @@ static void lane_aff_head(emit_t *E, int k, const char *a, const char *pred)
         "{ const uint32_t __l = NPU_LANES - 1u; __pz_%d = %s; }\n", k, k, k, k, a, k, pred, k, a);
 }
 
-static const char *ro_name(const ptx_opnd_t *o) { return o->name; }
-
-/* A load whose address registers are uniform or scalar-affine (the pending fused statements
- * never write those) and that cannot leave the lane copy may be emitted before the pending
- * loop instead of flushing it (emit_body_lane also checks its destination against what the
- * pending statements read and write). multiply-by-mask (CuPy, 256x128): the f32 load after a
- * byte load split the byte's conversion and the multiply into two loops, and gcc stored the
- * 0/1 floats in 8-byte pieces that the second loop re-read as one zmm (store forwarding
- * stall: a fifth of the kernel in perf annotate). */
-static int lane_load_ahead(emit_t *E, const ptx_insn_t *in, const ptx_opnd_t *ao)
-{
-    if (in->pred && !lane_uni_reg(E, in->pred)) return 0;
-    const char *nm[2] = {ao->name, ao->name2};
-    for (int q = 0; q < 2; q++)
-        if (nm[q] && lr_find(E, nm[q]) >= 0 && !lane_uni_reg(E, nm[q]) && !lane_sa_reg(E, nm[q])) return 0;
-    return 1;
-}
-
 static void emit_lane_mem(emit_t *E, const ptx_insn_t *in, int st, int idx)
 {
     ty_t t = ity(in, 0);
@@ -2517,12 +2496,8 @@ static void emit_lane_mem(emit_t *E, const ptx_insn_t *in, int st, int idx)
             lane_aff_head(E, k, a, pred);
             OUT("    if (__pg%d && __pz_%d - __p0_%d == (intptr_t)((NPU_LANES - 1u) * %du)) { memcpy(__tv%d, __p0_%d, sizeof __tv%d); __tg%d = 1; }",
                 k, k, k, t.sz, k, k, k, k);
-            /* not contiguous here (a wrapped 32-bit offset): a gather, so that the load never
-             * leaves the lane copy and may run ahead of the pending fused statements
-             * (lane_load_ahead); faults in it name the group's first thread */
-            OUT("\n    else if (__pg%d) { *__curlin = __ling; for (__l = 0; __l < NPU_LANES; __l++) memcpy(__tv%d + __l * %du, %s, %du); __tg%d = 1; } }",
-                k, k, t.sz, a, t.sz, k);
-            E->lane_ahead_load = lane_load_ahead(E, in, ao);
+            E->divpt[idx] = 1;
+            OUT("\n    else if (__pg%d) { __dk = %d; goto __div; } }", k, idx + 1);
             size_t mark = E->out.n;
             wr(E, in, vo, t, load_expr(E, S(E, "(__tv%d + __l * %du)", k, t.sz), t, 0));
             const char *w = S(E, "    if (__tg%d) { %s }", k, E->out.s + mark);
@@ -2551,13 +2526,6 @@ static void emit_lane_mem(emit_t *E, const ptx_insn_t *in, int st, int idx)
             else wr(E, in, vo, t, load_expr(E, pe, t, 0));
             OUT(" }");
             if (st) OUT(" memcpy(__p0_%d, __tv%d, sizeof __tv%d);", k, k, k);
-        }
-        if (ac.k == LC_AFF && direct && !st) {
-            /* a load, affine but not contiguous here (a 32-bit offset wrapped): a gather, as above */
-            OUT(" }\n    else if (__pg%d) { *__curlin = __ling; for (__l = 0; __l < NPU_LANES; __l++) memcpy(&%s[__l], %s, %du); } }",
-                k, direct, a, t.sz);
-            if (lane_load_ahead(E, in, ao)) { E->lane_ahead_load = 1; E->lane_uni_dest = ro_name(vo); }
-            return;
         }
         if (ac.k == LC_AFF) {
             /* affine but not contiguous here (a 32-bit offset wrapped, or the guard is off):
@@ -2769,34 +2737,10 @@ static int pread_has(emit_t *E, const char *n)
         if (!strcmp(E->pread[i], n)) return 1;
     return 0;
 }
-/* registers the pending fused statements write (for loads moved ahead of the pending loop) */
-static void pwrite_opnd(emit_t *E, const ptx_opnd_t *o)
-{
-    if (o->kind == OP_VEC || o->kind == OP_LIST) { for (int e = 0; e < o->nelem; e++) pwrite_opnd(E, &o->elem[e]); return; }
-    const char *n[2] = {o->name, o->name2};
-    for (int k = 0; k < 2; k++) {
-        if (!n[k]) continue;
-        if (E->npwrite == E->cappwrite) {
-            int nc = E->cappwrite ? E->cappwrite * 2 : 64;
-            const char **a = realloc(E->pwrite, (size_t)nc * sizeof *a);
-            if (!a) { E->st = NPU_EHOSTMEM; return; }
-            E->pwrite = a;
-            E->cappwrite = nc;
-        }
-        E->pwrite[E->npwrite++] = n[k];
-    }
-}
-static int pwrite_has(emit_t *E, const char *n)
-{
-    for (int i = 0; i < E->npwrite; i++)
-        if (!strcmp(E->pwrite[i], n)) return 1;
-    return 0;
-}
 
 static void lane_flush(emit_t *E, sb_t *pend)
 {
     E->npread = 0;
-    E->npwrite = 0;
     if (!pend->n) return;
     OUT("  for (__l = 0; __l < NPU_LANES; __l++) {\n%s  }\n", pend->s);
     pend->n = 0;
@@ -2818,7 +2762,6 @@ static void emit_body_lane(emit_t *E, ptx_func_t *f)
         E->lane_fuse = 0;
         E->lane_tail = NULL;
         E->lane_uni_dest = NULL;
-        E->lane_ahead_load = 0;
         OUT("    ");
         emit_lane_insn(E, in, i);
         if (E->out.oom) break;
@@ -2834,14 +2777,8 @@ static void emit_body_lane(emit_t *E, ptx_func_t *f)
             E->out.s[mark] = 0;
             for (int k = 1; k < in->nops; k++) pread_opnd(E, &in->ops[k]);
             pread_add(E, in->pred);
-            pwrite_opnd(E, &in->ops[0]);
             continue;
-        } else if (pend.n && E->lane_ahead_load && (!E->lane_uni_dest ||
-                   (!pread_has(E, E->lane_uni_dest) && !pwrite_has(E, E->lane_uni_dest)))) {
-            /* a load that cannot leave the lane copy, from registers the pending statements do
-             * not write, into a temporary or a register they neither read nor write: it runs
-             * first (lane_load_ahead) */
-        } else if (pend.n && !E->lane_ahead_load && E->lane_uni_dest && !pread_has(E, E->lane_uni_dest)) {
+        } else if (pend.n && E->lane_uni_dest && !pread_has(E, E->lane_uni_dest)) {
             /* a uniform statement reads only uniform registers, which the pending per-lane
              * statements do not write; when none of them reads its destination either, it
              * may run first: the pending loop stays one loop */
@@ -2855,8 +2792,6 @@ static void emit_body_lane(emit_t *E, ptx_func_t *f)
             free(txt);
         }
         OUT("\n");
-        if (E->lane_tail && in->nops >= 1)   /* its destination is written in the fused loop */
-            pwrite_opnd(E, &in->ops[0]);
         if (E->lane_tail)   /* the instruction's per-lane part starts the next fused loop */
             sb_add(&pend, "%s\n", E->lane_tail);
         if (E->nstrs > 4096) {
@@ -3985,7 +3920,6 @@ npu_status_t ptx_translate(ptx_prog_t *p, ptx_func_t *entry, ptx_out_t *out)
     free(E.bar_nlive);
     free(E.divpt);
     free(E.pread);
-    free(E.pwrite);
     lr_free(&E);
     if (E.st != NPU_OK) ptx_out_free(out);
     return E.st;

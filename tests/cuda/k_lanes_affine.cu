@@ -12,7 +12,8 @@
 //     affinity check fails and the group continues per thread);
 //  6. affine values feeding per-lane arithmetic and compares in the same fused loop;
 //  7. loads whose stride is known only at run time and is not the element size (a strided
-//     view): a gather in the lane copy, also for bytes and halves widened to 32 bits.
+//     view: the group leaves the lane copy at the load), also bytes and halves widened to 32
+//     bits.
 #include "check.h"
 #include "k_util.h"
 
