@@ -11,6 +11,9 @@
 //  5. right shifts and widenings of affine values that wrap or round between lanes (the
 //     affinity check fails and the group continues per thread);
 //  6. affine values feeding per-lane arithmetic and compares in the same fused loop;
+//  8. block-invariant values (parameters, ctaid/ntid/nctaid arithmetic) that the lane copy
+//     computes once per block, next to a uniform value with two definitions and an invariant
+//     defined inside a divergent loop;
 //  7. loads whose stride is known only at run time and is not the element size (a strided
 //     view: the group leaves the lane copy at the load), also bytes and halves widened to 32
 //     bits.
@@ -95,6 +98,22 @@ __global__ void k_strided_loads(const unsigned char *b, const short *h, const fl
     if (i >= n) return;
     long long j = (long long)i * s;
     out[i] = (float)b[j] * 0.5f + (float)h[j] + f[j] * (b[j] & 1 ? 2.0f : 1.0f);
+}
+
+__global__ void k_hoist(const int *in, int *out, int n, int a, int b, int flag)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int v = in[i];
+    int acc = 0;
+    for (int k = 0; k < (v & 3); k++) {                     // per-thread trip count
+        int s = a * (int)blockIdx.x + b;                    // invariant, inside the loop
+        acc += s ^ k;
+    }
+    int t;
+    if (flag) t = a * 3; else t = b - 1;                    // uniform, two definitions
+    long long big = (long long)a * gridDim.x * blockDim.x + b;
+    out[i] = acc + t * (int)gridDim.x + (int)blockDim.x + (int)(big >> 3);
 }
 
 static const unsigned BLOCKS[] = {16, 128, 256, 48, 40};
@@ -207,6 +226,24 @@ int main()
         }
         CHECK_MSG(bad == 0, "affine values in fused per-lane statements, block %u: %d wrong", bs, bad);
     }
+    for (unsigned bi = 0; bi < NB; bi++)
+        for (int flag = 0; flag < 2; flag++) {
+            unsigned bs = BLOCKS[bi];
+            unsigned nblk = (n + bs - 1) / bs;
+            int a = 1000003 + flag, bb = -77 * (flag + 1);
+            k_hoist<<<nblk, bs>>>(din, dout2, n, a, bb, flag);
+            k_sync_ok("k_hoist");
+            k_get(hout, dout2, n);
+            int bad = 0;
+            for (int i = 0; i < n; i++) {
+                int acc = 0, blk = i / (int)bs;
+                for (int k = 0; k < (hin[i] & 3); k++) acc += (int)((unsigned)a * (unsigned)blk + (unsigned)bb) ^ k;
+                int t = flag ? a * 3 : bb - 1;
+                long long big = (long long)a * nblk * bs + bb;
+                bad += hout[i] != (int)((unsigned)acc + (unsigned)t * nblk + bs + (unsigned)(int)(big >> 3));
+            }
+            CHECK_MSG(bad == 0, "block-invariant values, block %u flag %d: %d wrong", bs, flag, bad);
+        }
     for (int str = 1; str <= 3; str++) {
         int m2 = n * str;
         unsigned char *hb8 = k_hnew<unsigned char>(m2);
