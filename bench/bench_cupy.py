@@ -7,8 +7,12 @@ same math in NumPy on the CPU, measured in one run, side by side.
       our compiled-kernel cache, both fresh temporary folders) minus a cached epoch: the JIT
       cost a user pays once.
 The CuPy side runs in a child interpreter started with `python3 -m transfer_to_npu`, so its
-caches and its runtime are its own; the NumPy side runs here. Exit status 1 when the CuPy side
-cannot run (the reason is printed).
+caches and its runtime are its own; the NumPy side runs here. The two alternate PAIRS times
+(NumPy, CuPy, NumPy, CuPy, ...; the first child with empty caches, the others reusing them)
+and the reported ratio is the median of the per-pair ratios: this 2-vCPU guest has phases of
+being throttled that lasted a whole run (one pair gave 0.43, 0.26 and 0.34 within five
+minutes), so one pair says little. Exit status 1 when the CuPy side cannot run (the reason is
+printed).
 """
 import json
 import os
@@ -39,18 +43,20 @@ print("RESULT " + json.dumps({"first": first, "steps1": steps1, "steps": steps, 
 """
 
 
-def run_cupy():
-    with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ)
-        env["CUPY_CACHE_DIR"] = os.path.join(tmp, "cupy")
-        env["TRANSFER_TO_NPU_CACHE"] = os.path.join(tmp, "npu")
-        env["PYTHONPATH"] = ROOT + (":" + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-        script = os.path.join(tmp, "child.py")
-        with open(script, "w") as f:
-            f.write(CHILD % {"ex": os.path.join(ROOT, "examples"), "n": SAMPLES, "b": BATCH,
-                             "e": EPOCHS})
-        p = subprocess.run([sys.executable, "-m", "transfer_to_npu", script], env=env,
-                           capture_output=True, text=True, timeout=1800)
+PAIRS = 3
+
+
+def run_cupy(tmp):
+    env = dict(os.environ)
+    env["CUPY_CACHE_DIR"] = os.path.join(tmp, "cupy")
+    env["TRANSFER_TO_NPU_CACHE"] = os.path.join(tmp, "npu")
+    env["PYTHONPATH"] = ROOT + (":" + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    script = os.path.join(tmp, "child.py")
+    with open(script, "w") as f:
+        f.write(CHILD % {"ex": os.path.join(ROOT, "examples"), "n": SAMPLES, "b": BATCH,
+                         "e": EPOCHS})
+    p = subprocess.run([sys.executable, "-m", "transfer_to_npu", script], env=env,
+                       capture_output=True, text=True, timeout=1800)
     for line in p.stdout.splitlines():
         if line.startswith("RESULT "):
             return json.loads(line[7:]), None
@@ -61,21 +67,30 @@ def run_cupy():
 def main():
     x, y = train_cupy.make_data(SAMPLES, 0)
     train_cupy.train(np, x, y, epochs=1, batch=BATCH)            # warm-up (page faults, BLAS)
-    _, _, steps, secs = train_cupy.train(np, x, y, epochs=EPOCHS, batch=BATCH)
-    ref = steps / secs
-    res, err = run_cupy()
-    if res is None:
-        print("BENCH cupy_train_steps: unavailable vs %.1f steps/s NumPy ratio 0 (target >= 0.5): %s"
-              % (ref, err))
-        return 1
-    ours = res["steps"] / res["secs"]
-    print("BENCH cupy_train_steps: %.1f steps/s vs %.1f steps/s NumPy ratio %.2f (target >= 0.5)"
-          % (ours, ref, ours / ref))
-    cached_epoch = res["secs"] / EPOCHS
-    jit = max(res["first"] - cached_epoch, 0.0)
+    pairs, first = [], None
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(PAIRS):
+            _, _, steps, secs = train_cupy.train(np, x, y, epochs=EPOCHS, batch=BATCH)
+            ref = steps / secs
+            res, err = run_cupy(tmp)
+            if res is None:
+                print("BENCH cupy_train_steps: unavailable vs %.1f steps/s NumPy ratio 0 (target >= 0.5): %s"
+                      % (ref, err))
+                return 1
+            if first is None:
+                first = res
+            ours = res["steps"] / res["secs"]
+            pairs.append((ours / ref, ours, ref))
+    pairs.sort()
+    ratio, ours, ref = pairs[len(pairs) // 2]
+    print("BENCH cupy_train_steps: %.1f steps/s vs %.1f steps/s NumPy ratio %.2f (target >= 0.5; "
+          "median of %d alternating pairs: %s)" % (ours, ref, ratio, len(pairs),
+                                                  ", ".join("%.2f" % r for r, _, _ in pairs)))
+    cached_epoch = first["secs"] / EPOCHS
+    jit = max(first["first"] - cached_epoch, 0.0)
     print("BENCH cupy_first_run_jit: first epoch %.2f s vs cached epoch %.2f s ratio %.1f "
-          "(JIT %.2f s, paid once; informational)" % (res["first"], cached_epoch,
-                                                      res["first"] / cached_epoch, jit))
+          "(JIT %.2f s, paid once; informational)" % (first["first"], cached_epoch,
+                                                      first["first"] / cached_epoch, jit))
     return 0
 
 
