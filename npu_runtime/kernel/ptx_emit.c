@@ -62,8 +62,8 @@
  *    uniform single-definition values made from parameters, ntid/ctaid/nctaid and each other
  *    are computed once per block before the group loop (lane_mark_hoist), not once per group
  *    (CuPy: 7 parameter loads and ~15 stride products per 16 threads): add 12.5 -> 11.0 us,
- *    greater 10.7 -> 10.0, multiply by mask 21.5 -> 20.5 (device min, interleaved A/B;
- *    maximum 16.5 -> 17.9, the one that lost). Uses: a uniform branch tests lane 0; a
+ *    greater 10.7 -> 10.0, multiply by mask 21.5 -> 20.5 (device min, interleaved A/B);
+ *    maximum looked slower in one pair (16.5 -> 17.9) but 3 more pairs gave 19.8 -> 18.3. Uses: a uniform branch tests lane 0; a
  *    load from a uniform address is one scalar load; an access whose address is affine with
  *    stride = size (checked: lane 15 == lane 0 + 15*size) or unknown but contiguous (checked
  *    on all 16 lanes) is one vector access through a local array and memcpy; anything else
