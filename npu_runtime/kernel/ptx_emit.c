@@ -1058,7 +1058,7 @@ static void emit_unary(emit_t *E, const ptx_insn_t *in, const char *op)
         else if (!strcmp(op, "rcp")) x = S(E, "__div_%s(1.0, %s, %d)", fsuffix(t), a, m);
         else if (!strcmp(op, "sin")) x = f32 ? S(E, "sinf(%s)", a) : S(E, "sin(%s)", a);
         else if (!strcmp(op, "cos")) x = f32 ? S(E, "cosf(%s)", a) : S(E, "cos(%s)", a);
-        else if (!strcmp(op, "ex2")) x = f32 ? S(E, "exp2f(%s)", a) : S(E, "exp2(%s)", a);
+        else if (!strcmp(op, "ex2")) x = f32 ? S(E, "__ex2_f32(%s)", a) : S(E, "exp2(%s)", a);   /* branch-free: lane loops vectorize it */
         else if (!strcmp(op, "lg2")) x = f32 ? S(E, "log2f(%s)", a) : S(E, "log2(%s)", a);
         else if (!strcmp(op, "tanh")) x = f32 ? S(E, "tanhf(%s)", a) : S(E, "tanh(%s)", a);
         if (!x) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }

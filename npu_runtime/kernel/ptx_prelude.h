@@ -82,6 +82,24 @@ P_INL float __d2f_ftz(double v, int m) {
     float f = __d2f(v * 0x1p64, m);
     return copysignf(fabsf(f) >= 0x1p-62f ? 0x1p-126f : 0.0f, f); }
 
+/* ex2.approx.f32 (the ISA allows 2 ulp from the correctly rounded result): branch-free, so
+ * lane loops vectorize it (exp2f was a libm call per element: CuPy's exp, whose nvcc expf
+ * ends in ex2.approx.ftz, ran at 18 ns/element). x = n + f, n = nearest integer (the
+ * 1.5*2^52 trick, exact with -ffp-contract=off), f in [-0.5, 0.5]; 2^f by its Taylor
+ * series in double to degree 8 (truncation below 2^-32 relative), scaled by 2^n built in the
+ * exponent bits, rounded once to float (subnormal results rounded as such). Off the ends:
+ * x >= 128 -> +inf, x < -150 -> +0 (below half the smallest subnormal), NaN -> NaN.
+ * tests/ptx/prelude_round.c: every float in [-151, 129] at a stride, plus the specials,
+ * against exp2 in double rounded to float: at most 1 ulp. */
+P_INL float __ex2_f32(float x) {
+    double xc = x != x ? 0.0 : (x > 130.0f ? 130.0 : (x < -160.0f ? -160.0 : (double)x));
+    double n = (xc + 0x1.8p52) - 0x1.8p52, f = xc - n, t = f * 0x1.62e42fefa39efp-1;
+    double p = 1.0 + t * (1.0 + t * (0.5 + t * (1.0 / 6 + t * (1.0 / 24 + t * (1.0 / 120 + t * (1.0 / 720 +
+               t * (1.0 / 5040 + t * (1.0 / 40320))))))));
+    double sc = __u2d((uint64_t)((int64_t)n + 1023) << 52);
+    float r = (float)(p * sc);
+    return x != x ? x : (x >= 128.0f ? __u2f(0x7f800000u) : (x < -150.0f ? 0.0f : r)); }
+
 /* ---- ftz / sat / NaN ---- */
 /* Branch-free forms (selects, not branches): lane-group loops vectorize them, and per-thread
  * code does not mispredict on data such as ReLU outputs (half exact zeros). CuPy compiles with
@@ -207,13 +225,13 @@ P_INL uint16_t __bftz(uint16_t h) { return (h & 0x7f80) == 0 ? (h & 0x8000) : h;
  * twice: bf16 fma (0x64c0, 0xc093, 0xbd36) is 0xe5dd on an H200, 0xe5dc rounded twice (the product is
  * a bf16 tie, the addend 81 bits below it). The product of two f16/bf16 values is exact in double;
  * two-sum gives the exact error of the nearest sum (no overflow: |p| < 2^257). */
-P_INL double __sum_rto(double p, double z) {
+P_INL double __sum_rto(double p, double z) {   /* selects, no branches: lane loops vectorize it */
     double s = p + z;
     double bp = s - z, bz = s - bp, err = (p - bp) + (z - bz);
-    if (err == 0 || err != err) return s;                /* exact, or an inf/NaN operand */
     uint64_t u = __d2u(s);
-    if ((err < 0) != (s < 0)) u -= 1;                   /* |p + z| < |s|: truncation is one below s */
-    return __u2d(u | 1); }
+    uint64_t t = ((err < 0) != (s < 0)) ? u - 1 : u;    /* |p + z| < |s|: truncation is one below s */
+    double o = __u2d(t | 1);
+    return (err == 0 || err != err) ? s : o; }          /* exact, or an inf/NaN operand */
 /* f32 add/sub/mul/fma with a directed rounding (.rz/.rm/.rp), without switching the FP
  * environment: the exact result rounded to odd in double (products of floats are exact in
  * double; sums go through __sum_rto), then one directed rounding to float (round-to-odd at 53
@@ -221,20 +239,19 @@ P_INL double __sum_rto(double p, double z) {
  * the FPU in that rounding mode (P_RND_BIN-style fesetround around one volatile op). Measured:
  * fesetround/fegetround per element were 1.4% of all CPU time of examples/train_cupy.py (nvcc's
  * expf uses fma.rm). x, y: the exact operands (for the sign of an exact zero). */
-P_INL float __d2f_dir(double r, int m, double x, double y) {
-    if (r == 0) {   /* exact zero: IEEE gives -0 in rm unless both operands are +0, else as rn */
-        if (m == 2) return (x == 0 && y == 0 && !signbit(x) && !signbit(y)) ? 0.0f : -0.0f;
-        return (float)(x + y); }
+P_INL float __d2f_dir(double r, int m, double x, double y) {   /* selects only (m is a constant) */
+    /* exact zero: IEEE gives -0 in rm unless both operands are +0, else as rn */
+    float z = m == 2 ? ((x == 0 && y == 0 && !signbit(x) && !signbit(y)) ? 0.0f : -0.0f) : (float)(x + y);
     float f = (float)r;
     double fd = (double)f;
     uint32_t u = __f2u(f);
     /* one step by the bits (nextafterf is a libm call): toward 0 is u - 1 for any nonzero f;
      * down/up from a zero is the smallest subnormal of that sign; else the magnitude grows
      * when the step goes away from zero (u + 1) and shrinks otherwise (u - 1) */
-    if (m == 1) { if (fabs(fd) > fabs(r)) u -= 1; }
-    else if (m == 2) { if (fd > r) u = (u & 0x7fffffffu) == 0 ? 0x80000001u : (u >> 31) ? u + 1 : u - 1; }
-    else if (m == 3) { if (fd < r) u = (u & 0x7fffffffu) == 0 ? 0x00000001u : (u >> 31) ? u - 1 : u + 1; }
-    return __u2f(u); }
+    if (m == 1) u = fabs(fd) > fabs(r) ? u - 1 : u;
+    else if (m == 2) u = fd > r ? ((u & 0x7fffffffu) == 0 ? 0x80000001u : (u >> 31) ? u + 1 : u - 1) : u;
+    else if (m == 3) u = fd < r ? ((u & 0x7fffffffu) == 0 ? 0x00000001u : (u >> 31) ? u - 1 : u + 1) : u;
+    return r == 0 ? z : __u2f(u); }
 P_INL float __fma_f32(float a, float b, float c, int m) { if (m == 0) return fmaf(a, b, c);
     double p = (double)a * (double)b, z = (double)c;
     return __d2f_dir(__sum_rto(p, z), m, p, z); }

@@ -86,6 +86,21 @@ int main(void)
                        __div_s32v(sa, sb), __rem_s32v(sa, sb), __div_s32(sa, sb), __rem_s32(sa, sb));
         }
     }
+    /* ex2.approx.f32 (__ex2_f32) against exp2 in double rounded to float: the ISA allows 2 ulp */
+    static const uint32_t ex2_special[] = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u,
+        0x00000001u, 0x80000001u, 0x007fffffu, 0x43000000u, 0x42ffffffu, 0xc3160000u, 0xc3158000u,
+        0xc3150000u, 0xc2fc0000u, 0xc2fe0000u, 0x3f800000u, 0xbf800000u, 0x3f000000u, 0xc3200000u};
+    int ns = (int)(sizeof ex2_special / sizeof ex2_special[0]);
+    for (long i = 0; i < 20000000 + ns && bad < 10; i++, n++) {
+        float x = i < ns ? __u2f(ex2_special[i]) : (float)(-151.0 + 280.0 * (double)rnd() / 4294967296.0);
+        if (i >= ns && rnd() % 4 == 0) x = __u2f(rnd());             /* any bit pattern */
+        float g = __ex2_f32(x), w = (float)exp2((double)x);
+        int ok = (g != g && w != w) || __f2u(g) == __f2u(w) ||
+                 (g == g && w == w && (__f2u(g) ^ __f2u(w)) < 0x80000000u &&
+                  (__f2u(g) > __f2u(w) ? __f2u(g) - __f2u(w) : __f2u(w) - __f2u(g)) <= 1u && !isinf(w));
+        if (!ok && bad++ < 10)
+            printf("FAIL prelude_round: ex2.approx.f32(%a) = %a, exp2 rounded %a\n", (double)x, (double)g, (double)w);
+    }
     if (!bad) printf("PASS prelude_round (%ld operations)\n", n);
     return bad != 0;
 }
