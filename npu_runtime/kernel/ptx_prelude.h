@@ -89,8 +89,8 @@ P_INL float __d2f_ftz(double v, int m) {
  * series in double to degree 8 (truncation below 2^-32 relative), scaled by 2^n built in the
  * exponent bits, rounded once to float (subnormal results rounded as such). Off the ends:
  * x >= 128 -> +inf, x < -150 -> +0 (below half the smallest subnormal), NaN -> NaN.
- * tests/ptx/prelude_round.c: every float in [-151, 129] at a stride, plus the specials,
- * against exp2 in double rounded to float: at most 1 ulp. */
+ * tests/ptx/prelude_round.c: 20M random inputs (uniform in [-151, 129] and random bit
+ * patterns) plus the specials, against exp2 in double rounded to float: at most 1 ulp. */
 P_INL float __ex2_f32(float x) {
     double xc = x != x ? 0.0 : (x > 130.0f ? 130.0 : (x < -160.0f ? -160.0 : (double)x));
     double n = (xc + 0x1.8p52) - 0x1.8p52, f = xc - n, t = f * 0x1.62e42fefa39efp-1;
