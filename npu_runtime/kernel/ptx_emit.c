@@ -468,6 +468,7 @@ static int global_index(emit_t *E, ptx_var_t *v)
 
 static int lane_uni_reg(emit_t *E, const char *name);
 static int lane_sa_reg(emit_t *E, const char *name);
+static const char *lane_sa_value(emit_t *E, const char *name, ty_t t, const char *lane);
 static sym_t lookup(emit_t *E, const char *name)
 {
     sym_t s;
@@ -488,8 +489,7 @@ static sym_t lookup(emit_t *E, const char *name)
             if (reg_match(v, name)) {
                 s.kind = SY_REG; s.v = v; s.ty = reg_ty(v);
                 if (E->lane && lane_sa_reg(E, name))   /* an expression: written only by emit_lane_sa */
-                    s.cname = S(E, "((%s)((%s)%s[0] + (%s)__l * %s))", ct(s.ty), ut_name(s.ty.sz), mangle(E, "w_", name),
-                                ut_name(s.ty.sz), mangle(E, "sa_", name));
+                    s.cname = lane_sa_value(E, name, s.ty, "__l");
                 else
                     s.cname = E->lane ? S(E, lane_uni_reg(E, name) ? "%s[0]" : "%s[__l]", mangle(E, "w_", name)) : mangle(E, "r_", name);
                 return s;
@@ -2180,6 +2180,12 @@ static int lane_sa_reg(emit_t *E, const char *name)
     int i = name ? lr_find(E, name) : -1;
     return i >= 0 && E->lr[i].sa;
 }
+/* the value of scalar-affine register name (of type t) at lane `lane` (a C expression) */
+static const char *lane_sa_value(emit_t *E, const char *name, ty_t t, const char *lane)
+{
+    return S(E, "((%s)((%s)%s[0] + (%s)%s * %s))", ct(t), ut_name(t.sz), mangle(E, "w_", name), ut_name(t.sz), lane,
+             mangle(E, "sa_", name));
+}
 static void lr_add(emit_t *E, ty_t t, const char *n)
 {
     if (E->nlr == E->caplr) {
@@ -2267,6 +2273,14 @@ static int lc_uni_guard(emit_t *E, const ptx_insn_t *in)
 static lcls_t lc_small(long long c) { return (c > -(1ll << 24) && c < (1ll << 24)) ? LC(LC_AFF, c) : LC(LC_AFF, LC_RT); }
 static int lc_rt(lcls_t a) { return a.k == LC_AFF && a.c == LC_RT; }
 
+/* an atomic, or an instruction that reads or writes the carry flag: never a lane-uniform value */
+static int atomic_or_carry(const ptx_insn_t *in)
+{
+    const char *op = in->mods[0];
+    return !strcmp(op, "atom") || !strcmp(op, "red") || has(in, "cc") || !strcmp(op, "addc") ||
+           !strcmp(op, "subc") || !strcmp(op, "madc");
+}
+
 /* class of the value an instruction writes to its (first) destination */
 static lcls_t lc_eval(emit_t *E, const ptx_insn_t *in)
 {
@@ -2274,7 +2288,7 @@ static lcls_t lc_eval(emit_t *E, const ptx_insn_t *in)
     lcls_t U = LC(LC_AFF, 0), X = LC(LC_UNK, 0);
     if (!lc_uni_guard(E, in)) return X;
     if (!lane_op_ok(in) && strcmp(op, "ld") && strcmp(op, "ldu")) return X;
-    if (!strcmp(op, "atom") || has(in, "cc") || !strcmp(op, "addc") || !strcmp(op, "subc") || !strcmp(op, "madc")) return X;
+    if (atomic_or_carry(in)) return X;
     int n = in->nops;
     lcls_t c[PTX_MAXOPS];
     int allu = 1;
@@ -2354,18 +2368,22 @@ static int lane_sa_op(const ptx_insn_t *in)
     return 0;
 }
 
-static void lane_sa_clear_dests(emit_t *E, const ptx_opnd_t *o)
+/* Calls fn(E, lane register index, sole) for every register a destination operand names;
+ * sole: it is the operand's only register (not a vector element or one of a pair). */
+static void lane_dest_regs(emit_t *E, const ptx_opnd_t *o, int sole, void (*fn)(emit_t *, int, int))
 {
     if (o->kind == OP_VEC || o->kind == OP_LIST) {
-        for (int e = 0; e < o->nelem; e++) lane_sa_clear_dests(E, &o->elem[e]);
+        for (int e = 0; e < o->nelem; e++) lane_dest_regs(E, &o->elem[e], 0, fn);
         return;
     }
     const char *n[2] = {o->name, o->name2};
     for (int k = 0; k < 2; k++) {
         int i = n[k] ? lr_find(E, n[k]) : -1;
-        if (i >= 0) E->lr[i].sa = 0;
+        if (i >= 0) fn(E, i, sole && !o->name2);
     }
 }
+static void lane_sa_clear(emit_t *E, int i, int sole) { (void)sole; E->lr[i].sa = 0; }
+static void lane_count_def(emit_t *E, int i, int sole) { E->lr[i].ndef += sole ? 1 : 2; }
 
 static void lane_mark_sa(emit_t *E, ptx_func_t *f)
 {
@@ -2377,7 +2395,7 @@ static void lane_mark_sa(emit_t *E, ptx_func_t *f)
     for (int i = 0; i < f->ninsns; i++) {
         const ptx_insn_t *in = &f->insns[i];
         if (in->is_label || in->nops < 1 || is_no_dest(in->mods[0]) || lane_sa_op(in)) continue;
-        lane_sa_clear_dests(E, &in->ops[0]);
+        lane_dest_regs(E, &in->ops[0], 1, lane_sa_clear);
     }
 }
 
@@ -2841,8 +2859,7 @@ static void lane_decl1(emit_t *E, ty_t t, const char *n)
 static void lane_load1(emit_t *E, ty_t t, const char *n)
 {
     if (lane_sa_reg(E, n))
-        OUT("%s = (%s)((%s)%s[0] + (%s)__l2 * %s); ", mangle(E, "r_", n), ct(t), ut_name(t.sz), mangle(E, "w_", n),
-            ut_name(t.sz), mangle(E, "sa_", n));
+        OUT("%s = %s; ", mangle(E, "r_", n), lane_sa_value(E, n, t, "__l2"));
     else OUT("%s = %s[%s]; ", mangle(E, "r_", n), mangle(E, "w_", n), lane_uni_reg(E, n) ? "0" : "__l2");
 }
 
@@ -3553,15 +3570,8 @@ static void lane_mark_hoist(emit_t *E, ptx_func_t *f)
     for (int i = 0; i < f->ninsns; i++) {
         const ptx_insn_t *in = &f->insns[i];
         if (in->is_label || in->nops < 1 || is_no_dest(in->mods[0])) continue;
-        const ptx_opnd_t *d = &in->ops[0];
-        if (d->kind == OP_VEC || d->kind == OP_LIST) {
-            for (int e = 0; e < d->nelem; e++) { int x = d->elem[e].name ? lr_find(E, d->elem[e].name) : -1; if (x >= 0) E->lr[x].ndef += 2; }
-            continue;
-        }
-        const char *n2[2] = {d->name, d->name2};
-        for (int q = 0; q < 2; q++) { int x = n2[q] ? lr_find(E, n2[q]) : -1; if (x >= 0) E->lr[x].ndef += d->name2 ? 2 : 1; }
+        lane_dest_regs(E, &in->ops[0], 1, lane_count_def);   /* a register in a vector or pair is never "one definition" */
     }
-    int any = 0;
     for (int i = 0; i < f->ninsns; i++) {
         const ptx_insn_t *in = &f->insns[i];
         if (in->is_label || in->pred || in->nops < 2 || is_no_dest(in->mods[0]) || is_stop(in)) continue;
@@ -3573,8 +3583,7 @@ static void lane_mark_hoist(emit_t *E, ptx_func_t *f)
         if (!strcmp(op, "ld")) {
             if (space_mod(in) != SP_PARAM || vec_n(in) != 1 || mem_order(in) || !hoist_src_ok(E, &in->ops[1])) continue;
         } else {
-            if (!lane_op_ok(in) || !strcmp(op, "atom") || !strcmp(op, "red") || has(in, "cc") ||
-                !strcmp(op, "addc") || !strcmp(op, "subc") || !strcmp(op, "madc")) continue;
+            if (!lane_op_ok(in) || atomic_or_carry(in)) continue;
             int ok = 1;
             for (int k = 1; k < in->nops && ok; k++) ok = hoist_src_ok(E, &in->ops[k]);
             if (!ok) continue;
@@ -3585,9 +3594,7 @@ static void lane_mark_hoist(emit_t *E, ptx_func_t *f)
         }
         E->hoist[i] = 1;
         E->lr[x].hz = 1;
-        any = 1;
     }
-    (void)any;
 }
 
 static void lane_prepare(emit_t *E, ptx_func_t *f, sb_t *vb)
@@ -3745,14 +3752,13 @@ static void emit_entry(emit_t *E)
             for (int k = 0; k < E->nbar; k++) {
                 OUT("case %d: ", k + 1);
                 for (int j = 0; j < E->bar_nlive[k]; j++) {
-                    const char *w = mangle(E, "w_", E->bar_live[k][j]);
-                    if (lane_uni_reg(E, E->bar_live[k][j]))   /* the lane copy reads only [0] of a uniform register */
-                        OUT("%s[0] = %s[__ling]; ", w, mangle(E, "S_", E->bar_live[k][j]));
-                    else if (lane_sa_reg(E, E->bar_live[k][j]))   /* saved from the lanes: affine */
-                        OUT("%s[0] = %s[__ling]; %s = (__typeof__(%s))(%s[__ling + 1u] - %s[__ling]); ", w, mangle(E, "S_", E->bar_live[k][j]),
-                            mangle(E, "sa_", E->bar_live[k][j]), mangle(E, "sa_", E->bar_live[k][j]), mangle(E, "S_", E->bar_live[k][j]),
-                            mangle(E, "S_", E->bar_live[k][j]));
-                    else OUT("memcpy(%s, %s + __ling, sizeof %s); ", w, mangle(E, "S_", E->bar_live[k][j]), w);
+                    const char *n = E->bar_live[k][j];
+                    const char *w = mangle(E, "w_", n), *S_ = mangle(E, "S_", n), *sa = mangle(E, "sa_", n);
+                    if (lane_uni_reg(E, n))   /* the lane copy reads only [0] of a uniform register */
+                        OUT("%s[0] = %s[__ling]; ", w, S_);
+                    else if (lane_sa_reg(E, n))   /* saved from the lanes: affine */
+                        OUT("%s[0] = %s[__ling]; %s = (__typeof__(%s))(%s[__ling + 1u] - %s[__ling]); ", w, S_, sa, sa, S_, S_);
+                    else OUT("memcpy(%s, %s + __ling, sizeof %s); ", w, S_, w);
                 }
                 OUT("goto __VB%d;\n", k + 1);
             }
