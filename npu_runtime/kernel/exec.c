@@ -428,17 +428,22 @@ static struct {
     npu_fiber_stacks_t set[STACK_CACHE_MAX];
 } stack_cache = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
+/* The worker's set goes to the cache, or is unmapped when the cache is full; st is empty after. */
 static void stacks_put_back(npu_fiber_stacks_t *st)
 {
     if (!st->map)
         return;
+    int cached = 0;
     pthread_mutex_lock(&stack_cache.lock);
     if (stack_cache.n < STACK_CACHE_MAX) {
         stack_cache.set[stack_cache.n++] = *st;
-        memset(st, 0, sizeof *st);
+        cached = 1;
     }
     pthread_mutex_unlock(&stack_cache.lock);
-    npu_fiber_stacks_free(st);          /* no-op when cached */
+    if (cached)
+        memset(st, 0, sizeof *st);
+    else
+        npu_fiber_stacks_free(st);
 }
 
 /* A cached set with at least count stacks of at least size bytes; 0 if none. */
