@@ -10,20 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *t = malloc((size_t)n + 1);
-    if (!t || fread(t, 1, (size_t)n, f) != (size_t)n) { fclose(f); free(t); return NULL; }
-    fclose(f);
-    t[n] = 0;
-    *len = (size_t)n;
-    return t;
-}
+#include "../slurp.h"
 
 int main(int argc, char **argv)
 {

@@ -9,19 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *t = malloc((size_t)n + 1);
-    if (!t || fread(t, 1, (size_t)n, f) != (size_t)n) { fclose(f); free(t); return NULL; }
-    fclose(f);
-    t[n] = 0;
-    return t;
-}
+#include "../slurp.h"
 
 #define DRV(call) do { CUresult r_ = (call); if (r_ != CUDA_SUCCESS) { const char *s_ = "?"; \
     cuGetErrorName(r_, &s_); printf("STATUS %s\n", s_); fprintf(stderr, "%s -> %s\n", #call, s_); \
@@ -31,7 +19,7 @@ int main(int argc, char **argv)
 {
     static char log[8192];
     if (argc < 2) { fprintf(stderr, "usage: ptx_run_cuda file.ptx [file.in]\n"); return 2; }
-    char *ptx = slurp(argv[1]);
+    char *ptx = slurp(argv[1], NULL);
     if (!ptx) { fprintf(stderr, "cannot read %s\n", argv[1]); return 2; }
     unsigned threads = 32, nin = 0, nout = 0;
     const char *h = strstr(ptx, "PTX-TEST:");

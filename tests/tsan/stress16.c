@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "slurp.h"
 #include <unistd.h>
 
 #define NTHREADS 16
@@ -293,19 +294,6 @@ static void *maps_watch(void *arg)
     return NULL;
 }
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = malloc(1 << 20);
-    *len = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
-    fclose(f);
-    if (buf)
-        buf[*len] = 0;
-    return buf;
-}
-
 int main(int argc, char **argv)
 {
     setenv("TRANSFER_TO_NPU_LOG", "error", 0);
@@ -317,7 +305,7 @@ int main(int argc, char **argv)
     if (getenv("STRESS_FIBERS"))
         g_fibers = atoi(getenv("STRESS_FIBERS"));
     size_t len = 0;
-    char *ptx = read_file(path, &len);
+    char *ptx = slurp(path, &len);
     CHECK(ptx != NULL);
     if (!ptx)
         return CHECK_DONE();
