@@ -13,7 +13,8 @@
 
 #define DRV(call) do { CUresult r_ = (call); if (r_ != CUDA_SUCCESS) { const char *s_ = "?"; \
     cuGetErrorName(r_, &s_); printf("STATUS %s\n", s_); fprintf(stderr, "%s -> %s\n", #call, s_); \
-    if (log[0]) fprintf(stderr, "%s\n", log); return 0; } } while (0)
+    if (log[0]) fprintf(stderr, "%s\n", log); \
+    return 0; } } while (0)
 
 int main(int argc, char **argv)
 {
