@@ -311,12 +311,11 @@ P_INL int64_t __rem_s64(int64_t a, int64_t b) { return b == 0 ? a : (b == -1 ? 0
  * cases and 10M random pairs). */
 P_INL uint32_t __div_u32v(uint32_t a, uint32_t b) {
     uint32_t q = (uint32_t)(int64_t)((double)a / (double)(b ? b : 1u)); return b ? q : 0xffffffffu; }
-P_INL uint32_t __rem_u32v(uint32_t a, uint32_t b) {
-    uint32_t q = (uint32_t)(int64_t)((double)a / (double)(b ? b : 1u)); return b ? a - q * b : a; }
+P_INL uint32_t __rem_u32v(uint32_t a, uint32_t b) { return b ? a - __div_u32v(a, b) * b : a; }
 P_INL int32_t __div_s32v(int32_t a, int32_t b) {
     int64_t q = (int64_t)((double)a / (double)(b ? b : 1)); return b ? (int32_t)(uint32_t)(uint64_t)q : -1; }
-P_INL int32_t __rem_s32v(int32_t a, int32_t b) {
-    int64_t q = (int64_t)((double)a / (double)(b ? b : 1)); return b ? (int32_t)(uint32_t)(uint64_t)((int64_t)a - q * (int64_t)b) : a; }
+P_INL int32_t __rem_s32v(int32_t a, int32_t b) {   /* mod 2^32, so INT_MIN / -1 wrapping to INT_MIN still gives 0 */
+    return b ? (int32_t)((uint32_t)a - (uint32_t)__div_s32v(a, b) * (uint32_t)b) : a; }
 P_INL uint16_t __div_u16(uint16_t a, uint16_t b) { return b ? a / b : 0xffff; }
 P_INL int16_t __div_s16(int16_t a, int16_t b) { return b == 0 ? -1 : (int16_t)(a / b); }
 P_INL uint16_t __rem_u16(uint16_t a, uint16_t b) { return b ? a % b : a; }
