@@ -111,27 +111,45 @@ P_INL float __sat32(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
 P_INL double __sat64(double x) { return x > 0.0 ? (x < 1.0 ? x : 1.0) : 0.0; }
 #define P_CNAN32 __u2f(0x7fffffffu)
 #define P_CNAN64 __u2d(0x7fffffffffffffffull)
-/* min/max: -0 < +0 (equal operands: OR / AND of the bits picks the signed / unsigned zero) */
+/* min/max: -0 < +0 (equal operands: OR / AND of the bits picks the signed / unsigned zero);
+ * one NaN operand gives the other operand, two (.NaN: any) give the canonical NaN. The NaN
+ * cases are integer masks (all ones for a NaN), not compares: in a lane loop whose second
+ * operand is uniform (CuPy's maximum(x, 0), ReLU), gcc turned the scalar `b != b` into a
+ * 16-bit lane mask built bit by bit (~45 scalar shift/or instructions per group of 16, more
+ * than the vector work), and branches kept the f64 forms out of lane loops entirely.
+ * Measured on CuPy's maximum(x, 0) (32K floats, one core, 3 interleaved pairs): 1.16-1.44 ->
+ * 0.76-0.90 ns/element. */
+P_INL uint32_t __nanm32(uint32_t u) { return (uint32_t)((int32_t)(0x7f800000u - (u & 0x7fffffffu)) >> 31); }
+P_INL uint64_t __nanm64(uint64_t u) {
+    return (uint64_t)((int64_t)(0x7ff0000000000000ull - (u & 0x7fffffffffffffffull)) >> 63); }
+P_INL float __mm_nan32(float a, float b, float r, int nan) {
+    uint32_t au = __f2u(a), bu = __f2u(b), an = __nanm32(au), bn = __nanm32(bu);
+    uint32_t un = an | bn, both = nan ? un : an & bn;
+    uint32_t x = (au & ~an) | (bu & an);                 /* the operand that is not NaN */
+    x = (x & ~both) | (0x7fffffffu & both);              /* or the canonical NaN */
+    return __u2f((x & un) | (__f2u(r) & ~un)); }
+P_INL double __mm_nan64(double a, double b, double r, int nan) {
+    uint64_t au = __d2u(a), bu = __d2u(b), an = __nanm64(au), bn = __nanm64(bu);
+    uint64_t un = an | bn, both = nan ? un : an & bn;
+    uint64_t x = (au & ~an) | (bu & an);
+    x = (x & ~both) | (0x7fffffffffffffffull & both);
+    return __u2d((x & un) | (__d2u(r) & ~un)); }
 P_INL float __min_f32(float a, float b, int nan) {
     float r = a < b ? a : b;
     r = a == b ? __u2f(__f2u(a) | __f2u(b)) : r;
-    int an = a != a, bn = b != b;
-    float nr = nan ? P_CNAN32 : (an ? (bn ? P_CNAN32 : b) : a);
-    return (an | bn) ? nr : r; }
+    return __mm_nan32(a, b, r, nan); }
 P_INL float __max_f32(float a, float b, int nan) {
     float r = a > b ? a : b;
     r = a == b ? __u2f(__f2u(a) & __f2u(b)) : r;
-    int an = a != a, bn = b != b;
-    float nr = nan ? P_CNAN32 : (an ? (bn ? P_CNAN32 : b) : a);
-    return (an | bn) ? nr : r; }
+    return __mm_nan32(a, b, r, nan); }
 P_INL double __min_f64(double a, double b, int nan) {
-    if (a != a || b != b) return nan ? P_CNAN64 : (a != a ? (b != b ? P_CNAN64 : b) : a);
-    if (a == b) return signbit(a) ? a : b;
-    return a < b ? a : b; }
+    double r = a < b ? a : b;
+    r = a == b ? __u2d(__d2u(a) | __d2u(b)) : r;
+    return __mm_nan64(a, b, r, nan); }
 P_INL double __max_f64(double a, double b, int nan) {
-    if (a != a || b != b) return nan ? P_CNAN64 : (a != a ? (b != b ? P_CNAN64 : b) : a);
-    if (a == b) return signbit(a) ? b : a;
-    return a > b ? a : b; }
+    double r = a > b ? a : b;
+    r = a == b ? __u2d(__d2u(a) & __d2u(b)) : r;
+    return __mm_nan64(a, b, r, nan); }
 
 /* ---- float -> integer: rounding 4 rni, 5 rzi, 6 rmi, 7 rpi (also 0..3); saturating ----
  * NaN (PTX ISA 9.0, cvt, paraphrased: in a float-to-integer conversion a NaN input gives zero if the

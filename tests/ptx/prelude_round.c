@@ -3,7 +3,11 @@
  * against the same operation done by the FPU in that rounding mode (fesetround around one
  * volatile operation: the *_fe reference helpers defined here). Random bit patterns, values with close
  * exponents (cancellation, ties), subnormals, exact zeros of both signs, infinities, NaN,
- * overflow. Also the lane copy's 32-bit div/rem (double division) against the scalar forms.
+ * overflow. Also the lane copy's 32-bit div/rem (double division) against the scalar forms, and
+ * min/max.f32/f64 (with and without .NaN) against a reference written from the PTX ISA, both
+ * per call and in 16-lane loops with a uniform second operand (the shape that made gcc build
+ * lane masks bit by bit); run_prelude.sh runs that part again built with the JIT's own flags
+ * (vectorized, -march=native), selected by the argument "minmax".
  * Prints "PASS prelude_round" or FAIL lines; built with -ffp-contract=off like the
  * translator's kernels (run_prelude.sh). */
 #include "npu_runtime/kernel/ptx_prelude.h"
@@ -49,10 +53,90 @@ static float pick(int kind, float near)
 
 static int same(float a, float b) { return (a != a && b != b) || __f2u(a) == __f2u(b); }
 
-int main(void)
+/* min/max.f32/f64 as the PTX ISA states them: a NaN operand gives the other operand, two NaN
+ * (.NaN: any) the canonical NaN; -0 is less than +0 */
+static uint64_t ref_minmax(uint64_t au, uint64_t bu, int w64, int mx, int nan)
+{
+    uint64_t cn = w64 ? 0x7fffffffffffffffull : 0x7fffffffull, sg = w64 ? 1ull << 63 : 1ull << 31;
+    double a = w64 ? __u2d(au) : (double)__u2f((uint32_t)au), b = w64 ? __u2d(bu) : (double)__u2f((uint32_t)bu);
+    int an = a != a, bn = b != b;
+    if (an || bn) return (nan || (an && bn)) ? cn : an ? bu : au;
+    if (a == b) {                                   /* equal: differ only for zeros of both signs */
+        int as = (au & sg) != 0, bs = (bu & sg) != 0;
+        return mx ? (as ? bu : au) : (as ? au : bu);
+    }
+    return (mx ? a > b : a < b) ? au : bu;
+}
+static uint64_t got_minmax(uint64_t au, uint64_t bu, int w64, int mx, int nan)
+{
+    if (w64) {
+        double a = __u2d(au), b = __u2d(bu);
+        return __d2u(mx ? (nan ? __max_f64(a, b, 1) : __max_f64(a, b, 0)) : (nan ? __min_f64(a, b, 1) : __min_f64(a, b, 0)));
+    }
+    float a = __u2f((uint32_t)au), b = __u2f((uint32_t)bu);
+    return __f2u(mx ? (nan ? __max_f32(a, b, 1) : __max_f32(a, b, 0)) : (nan ? __min_f32(a, b, 1) : __min_f32(a, b, 0)));
+}
+/* the lane-loop shape: 16 lanes against one uniform operand (vectorized under the JIT flags) */
+static void lanes_max32(float *restrict o, const float *restrict a, const float *bp)
+{
+    float b = *bp;
+    for (uint32_t l = 0; l < 16u; l++) o[l] = __max_f32(a[l], b, 0);
+}
+static void lanes_min64n(double *restrict o, const double *restrict a, const double *bp)
+{
+    double b = *bp;
+    for (uint32_t l = 0; l < 16u; l++) o[l] = __min_f64(a[l], b, 1);
+}
+static uint64_t pick_minmax(int w64)
+{
+    static const uint64_t sp32[] = {0, 0x80000000u, 0x7fc00000u, 0xffc00001u, 0x7f800001u, 0x7f800000u, 0xff800000u,
+                                    0x3f800000u, 0xbf800000u, 0x00000001u, 0x80000001u, 0x7fffffffu};
+    static const uint64_t sp64[] = {0, 1ull << 63, 0x7ff8000000000000ull, 0xfff8000000000001ull, 0x7ff0000000000001ull,
+                                    0x7ff0000000000000ull, 0xfff0000000000000ull, 0x3ff0000000000000ull,
+                                    0xbff0000000000000ull, 1, (1ull << 63) | 1, 0x7fffffffffffffffull};
+    uint64_t r = ((uint64_t)rnd() << 32) | rnd();
+    if (rnd() % 2) return w64 ? sp64[rnd() % 12] : sp32[rnd() % 12];
+    return w64 ? r : (uint32_t)r;
+}
+static int check_minmax(long *n)
+{
+    int bad = 0;
+    for (long i = 0; i < 2000000 && bad < 10; i++) {
+        int w64 = (int)(rnd() % 2), mx = (int)(rnd() % 2), nan = (int)(rnd() % 2);
+        uint64_t a = pick_minmax(w64), b = rnd() % 8 ? pick_minmax(w64) : a ^ (w64 ? 1ull << 63 : 1ull << 31);
+        uint64_t g = got_minmax(a, b, w64, mx, nan), w = ref_minmax(a, b, w64, mx, nan);
+        ++*n;
+        if (g != w && bad++ < 10)
+            printf("FAIL prelude_round: %s%s.f%d(%llx, %llx) = %llx, ISA %llx\n", mx ? "max" : "min", nan ? ".NaN" : "",
+                   w64 ? 64 : 32, (unsigned long long)a, (unsigned long long)b, (unsigned long long)g, (unsigned long long)w);
+    }
+    for (long i = 0; i < 200000 && bad < 10; i++) {
+        float a[16], o[16], b = __u2f((uint32_t)pick_minmax(0));
+        double ad[16], od[16], bd = __u2d(pick_minmax(1));
+        for (int l = 0; l < 16; l++) { a[l] = __u2f((uint32_t)pick_minmax(0)); ad[l] = __u2d(pick_minmax(1)); }
+        lanes_max32(o, a, &b);
+        lanes_min64n(od, ad, &bd);
+        for (int l = 0; l < 16; l++, *n += 2) {
+            uint64_t w = ref_minmax(__f2u(a[l]), __f2u(b), 0, 1, 0), wd = ref_minmax(__d2u(ad[l]), __d2u(bd), 1, 0, 1);
+            if ((__f2u(o[l]) != w || __d2u(od[l]) != wd) && bad++ < 10)
+                printf("FAIL prelude_round: lane loop max.f32(%08x, %08x) = %08x (ISA %08llx), min.NaN.f64 -> %llx (ISA %llx)\n",
+                       __f2u(a[l]), __f2u(b), __f2u(o[l]), (unsigned long long)w, (unsigned long long)__d2u(od[l]),
+                       (unsigned long long)wd);
+        }
+    }
+    return bad;
+}
+
+int main(int argc, char **argv)
 {
     int bad = 0;
     long n = 0;
+    if (argc > 1 && !strcmp(argv[1], "minmax")) {   /* built with the JIT's flags (run_prelude.sh) */
+        bad = check_minmax(&n);
+        if (!bad) printf("PASS prelude_minmax_jit_flags (%ld operations)\n", n);
+        return bad != 0;
+    }
+    bad = check_minmax(&n);
     for (long i = 0; i < 3000000 && bad < 10; i++) {
         int m = 1 + (int)(rnd() % 3);
         float a = pick((int)(rnd() % 6), 1.0f), b = pick((int)(rnd() % 6), a), c = pick((int)(rnd() % 6), a * b);

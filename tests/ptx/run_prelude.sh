@@ -14,3 +14,11 @@ if ${CC:-cc} -O2 -ffp-contract=off -I. tests/ptx/prelude_round.c -o $T/prelude_r
 else
     echo "FAIL prelude_round_build"; cat $T/prelude_round.build.log
 fi
+# min/max again under the JIT's flags (vectorized lane loops, -march=native: jit.c JIT_FLAGS)
+if ${CC:-cc} -O1 -finline-small-functions -ftree-loop-vectorize -ftree-slp-vectorize -fvect-cost-model=very-cheap \
+        -ffp-contract=off -fno-trapping-math -fno-strict-aliasing -march=native -I. tests/ptx/prelude_round.c \
+        -o $T/prelude_round_jit -lm 2>$T/prelude_round_jit.build.log; then
+    $T/prelude_round_jit minmax
+else
+    echo "FAIL prelude_round_jit_build"; cat $T/prelude_round_jit.build.log
+fi
