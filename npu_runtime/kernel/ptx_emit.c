@@ -2560,6 +2560,14 @@ static void emit_lane_mem(emit_t *E, const ptx_insn_t *in, int st, int idx)
             OUT(" }\n    else if (__pg%d) { __dk = %d; goto __div; } }", k, idx + 1);
             return;
         }
+        if (!st) {
+            /* every lane at one address (a row's index in CuPy's take: idx[i / width]): one
+             * load, broadcast. 16 scalar loads of one index were a fifth of cupy_take. */
+            OUT(" }\n    else if (__pg%d && __lane_same(__pa%d)) { *__curlin = __ling; %s __uv%d = %s; "
+                "for (__l = 0; __l < NPU_LANES; __l++) { ", k, k, ct(t), k, load_expr(E, S(E, "__p0_%d", k), t, 0));
+            wr(E, in, vo, t, S(E, "__uv%d", k));
+            OUT(" }");
+        }
         OUT(" }\n    else ");
     } else OUT("{ ");
     OUT("for (__l = 0; __l < NPU_LANES; __l++) if (%s) { *__curlin = __ling + __l; ", pred);

@@ -25,6 +25,8 @@ typedef double __attribute__((may_alias)) a_f64;
 #define NPU_LANES 16u
 P_INL int __lane_contig(uint8_t *const *p, uint32_t sz) {
     uint32_t ok = 1; for (uint32_t l = 0; l < NPU_LANES; l++) ok &= p[l] == p[0] + (size_t)l * sz; return (int)ok; }
+P_INL int __lane_same(uint8_t *const *p) {
+    uint32_t ok = 1; for (uint32_t l = 0; l < NPU_LANES; l++) ok &= p[l] == p[0]; return (int)ok; }
 /* bit l set when lane l of a predicate array is true (a branch's lane test). With AVX-512 one
  * vptestmd: the count-of-true-lanes loop it replaces compiled to a 20-instruction permute and
  * horizontal-add chain, 15% of CuPy's elementwise add (one branch test per loop iteration). */
