@@ -86,8 +86,9 @@
  *    exec_clear_upper.) CuPy elementwise kernels
  *    (256x128 f32) 2-4 -> 1-1.5 ns per element. Lane copies roughly double the C the
  *    compiler sees (jit.c chose -O1 for it).
- *    Group size: 32 lanes instead of 16 halved train_cupy's steps/s (540 vs 1080, 3 runs each:
- *    the 64-bit lane arrays no longer stay in registers), so 16 stays. Tried and dropped:
+ *    Group size: 16 lanes, or 32 for kernels without %tid.y/z (lane_width32, with the
+ *    measurements); in session 2, before scalar-affine registers, 32 everywhere halved
+ *    train_cupy's steps/s (64-bit lane arrays spilled). Tried and dropped:
  *    predicates as bytes tested with two 64-bit words (cupy_maximum 1.45 -> 2.55 ns/element),
  *    one address array + out-of-line gather/scatter for every access (tiled SGEMM 2.25x ->
  *    2.85x C).
@@ -226,6 +227,7 @@ typedef struct emit {
     int memcheck;                            /* TRANSFER_TO_NPU_MEMCHECK: checked accesses */
     /* lane groups (see "Lane groups" in the header): the entry's vector copy */
     int lanes;                               /* the entry gets a lane-group copy */
+    int lanes32;                             /* ... of 32 lanes (lane_width), else 16 */
     int lane;                                /* emitting that copy: registers are w_X[__l] */
     int lane_bad;                            /* the instruction just emitted cannot run as lanes */
     int lane_fuse;                           /* ... is a plain per-lane statement (fusable) */
@@ -2591,8 +2593,8 @@ static void emit_lane_cond(emit_t *E, const ptx_insn_t *in, const char *target, 
     sym_t ps = {0};
     if (in->pred) ps = lookup(E, in->pred);
     if (in->pred && ps.kind == SY_REG && ps.ty.c == 'p') {   /* a predicate register's lane array: a mask test */
-        OUT("{ uint32_t __m = __lane_mask(%s)%s; if (__m == 0xffffu) goto %s; if (__m) { __dk = %d; goto __div; } }",
-            mangle(E, "w_", in->pred), in->pred_neg ? " ^ 0xffffu" : "", target, idx + 1);
+        OUT("{ uint32_t __m = __lane_mask(%s)%s; if (__m == NPU_LANE_FULL) goto %s; if (__m) { __dk = %d; goto __div; } }",
+            mangle(E, "w_", in->pred), in->pred_neg ? " ^ NPU_LANE_FULL" : "", target, idx + 1);
         return;
     }
     OUT("{ uint32_t __n = 0; for (__l = 0; __l < NPU_LANES; __l++) __n += (uint32_t)(%s != 0);"
@@ -2639,13 +2641,13 @@ static void emit_lane_post_check(emit_t *E, const ptx_insn_t *in, int idx, const
         return;
     }
     const char *op = in->mods[0];
-    int bits;
-    if (!strcmp(op, "cvt")) bits = ity(in, 1).sz * 8 - 5;
+    int bits, lg = E->lanes32 ? 6 : 5;      /* 2^lg > 2 * (lanes - 1): the wrap bound below */
+    if (!strcmp(op, "cvt")) bits = ity(in, 1).sz * 8 - lg;
     else if (!strcmp(op, "shr")) {
         long long k = 0;
         imm_val(&in->ops[2], &k);
-        bits = rt.sz * 8 - 5 - (int)k;
-    } else bits = ity(in, 0).sz * 8 - 5;   /* mul.wide / mad.wide: the narrow source */
+        bits = rt.sz * 8 - lg - (int)k;
+    } else bits = ity(in, 0).sz * 8 - lg;   /* mul.wide / mad.wide: the narrow source */
     if (bits > 40) bits = 40;
     if (bits < 1) { OUT("  __dk = %d; goto __div;\n", idx + 1); return; }
     OUT("  { %s __q = (%s)(%s - %s); if ((%s)__q >= (%s)%lldll || (%s)__q <= -(%s)%lldll || (%s)(%s - %s) != (%s)((NPU_LANES - 1u) * __q))"
@@ -3763,6 +3765,44 @@ static void lane_mark_hoist(emit_t *E, ptx_func_t *f)
     }
 }
 
+/* Lane width: 32 for kernels with at least 8 scalar-affine registers that never read %tid.y /
+ * %tid.z (1-D blocks, whose sizes are multiples of 32 in practice: CuPy's 128/256/512), else 16
+ * (2-D tiles of 16x16 must keep a lane copy, which needs ntid.x % NPU_LANES == 0). A group's
+ * scalar-affine index arithmetic, address checks and loop tests cost the same at either
+ * width, so 32 lanes halve them per element where they are many: CuPy's elementwise kernels
+ * have 11-15 such registers (three 64-bit offsets per element). With few (bench_kernels'
+ * vectorAdd: 6) 32 lanes bought nothing on one core and lost ~25% with two runners on 16M
+ * floats (4.5-4.8 -> 5.7-6.6 ms, memory-bound; not understood), hence the threshold; the
+ * 256-thread tree reduction, also 6, had gained (7.2 -> 4.4-5.2 ms) and stays at 16. CuPy 256x128 on one core, 3 interleaved pairs, 32 against 16 lanes: add 21.0-21.5
+ * -> 14.7-15.1 us, maximum 21.3-21.7 -> 16.4-16.6, greater 18.3-18.7 -> 10.6-10.8, multiply
+ * by a bool mask 37.8-38.9 -> 22.0-22.5, sum(axis=0) 35.0 -> 31.2-31.5; the broadcast add was
+ * 27% slower until __lane_contig became a mask test (then on par). Earlier attempts at 32
+ * lanes lost (session 2: 64-bit lane arrays; today before the fix of the hoisted uniform loads,
+ * whose 32-iteration store loops ran once per block). */
+static int opnd_reads_tid_yz(const ptx_opnd_t *o)
+{
+    if (o->kind == OP_VEC || o->kind == OP_LIST) {
+        for (int e = 0; e < o->nelem; e++) if (opnd_reads_tid_yz(&o->elem[e])) return 1;
+        return 0;
+    }
+    const char *n[2] = {o->name, o->name2};
+    for (int k = 0; k < 2; k++)
+        if (n[k] && !strncmp(n[k], "%tid", 4) && strcmp(n[k], "%tid.x")) return 1;
+    return 0;
+}
+static int lane_width32(emit_t *E, ptx_func_t *f)
+{
+    int nsa = 0;
+    for (int i = 0; i < E->nlr; i++) nsa += E->lr[i].sa != 0;
+    if (nsa < 8) return 0;
+    for (int i = 0; i < f->ninsns; i++) {
+        const ptx_insn_t *in = &f->insns[i];
+        if (in->is_label) continue;
+        for (int o = 0; o < in->nops; o++) if (opnd_reads_tid_yz(&in->ops[o])) return 0;
+    }
+    return 1;
+}
+
 static void lane_prepare(emit_t *E, ptx_func_t *f, sb_t *vb)
 {
     memset(vb, 0, sizeof *vb);
@@ -3771,6 +3811,7 @@ static void lane_prepare(emit_t *E, ptx_func_t *f, sb_t *vb)
     E->divpt = calloc((size_t)f->ninsns + 1, 1);
     if (!E->divpt) { E->st = NPU_EHOSTMEM; E->lanes = 0; return; }
     lane_classify(E, f);
+    E->lanes32 = lane_width32(E, f);
     sb_t save = E->out;
     memset(&E->out, 0, sizeof E->out);
     E->nscopes = 1;
@@ -4137,6 +4178,7 @@ npu_status_t ptx_translate(ptx_prog_t *p, ptx_func_t *entry, ptx_out_t *out)
         sb_t *o = &E.out;
         sb_add(o, "/* generated by transfer_to_npu %s from PTX entry %s (ISA %u.%u, sm_%u) */\n", PTX_TRANSLATOR_VERSION,
                entry->name, p->version / 10, p->version % 10, p->target_sm);
+        if (E.lanes && E.lanes32) sb_add(o, "#define NPU_LANES 32u   /* lane_width32 */\n");
         sb_add(o, "%s\n%s\n", ptx_kabi_text, ptx_prelude_text);
         if (E.memcheck)
             sb_add(o, "/* memcheck mode */\nstatic inline __attribute__((always_inline)) uint8_t *__mc(npu_tctx_t *t, uint8_t *p, uint32_t n, uint32_t kind, uint32_t line)\n"

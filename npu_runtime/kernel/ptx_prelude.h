@@ -21,20 +21,48 @@ typedef u128_t __attribute__((may_alias, aligned(16))) a_u128;
 typedef float __attribute__((may_alias)) a_f32;
 typedef double __attribute__((may_alias)) a_f64;
 
-/* lane groups (ptx_emit.c): NPU_LANES consecutive threads of a row run as vector lanes */
+/* lane groups (ptx_emit.c): NPU_LANES consecutive threads of a row run as vector lanes; 16 or
+ * 32, chosen per kernel by the translator (which defines it before this text when it is 32) */
+#ifndef NPU_LANES
 #define NPU_LANES 16u
+#endif
+#define NPU_LANE_FULL ((uint32_t)(0xffffffffull >> (32u - NPU_LANES)))   /* __lane_mask of all lanes */
+/* whether the lanes' addresses are p[0] + l*sz (__lane_contig) or all p[0] (__lane_same). With
+ * AVX-512: one compare per 8 addresses into a mask register; gcc's vectorized and-reduction
+ * loop ended in a shuffle chain (19% of CuPy's broadcast add with 32 lanes, 10% of cupy_take) */
+#if defined(__AVX512F__)
+typedef long long __v8di_t __attribute__((vector_size(64), aligned(8)));
+P_INL int __lane_addr_is(uint8_t *const *p, uint64_t sz) {
+    __v8di_t e = {0, 1, 2, 3, 4, 5, 6, 7}, v;
+    e = e * (long long)sz + (long long)(uintptr_t)p[0];
+    unsigned m = 0;
+    for (uint32_t c = 0; c < NPU_LANES / 8u; c++) {
+        memcpy(&v, p + 8u * c, sizeof v);
+        __v8di_t x = v ^ e;
+        m |= __builtin_ia32_ptestmq512(x, x, (unsigned char)0xff);
+        e += (long long)(8u * sz);
+    }
+    return m == 0; }
+P_INL int __lane_contig(uint8_t *const *p, uint32_t sz) { return __lane_addr_is(p, sz); }
+P_INL int __lane_same(uint8_t *const *p) { return __lane_addr_is(p, 0); }
+#else
 P_INL int __lane_contig(uint8_t *const *p, uint32_t sz) {
     uint32_t ok = 1; for (uint32_t l = 0; l < NPU_LANES; l++) ok &= p[l] == p[0] + (size_t)l * sz; return (int)ok; }
 P_INL int __lane_same(uint8_t *const *p) {
     uint32_t ok = 1; for (uint32_t l = 0; l < NPU_LANES; l++) ok &= p[l] == p[0]; return (int)ok; }
+#endif
 /* bit l set when lane l of a predicate array is true (a branch's lane test). With AVX-512 one
  * vptestmd: the count-of-true-lanes loop it replaces compiled to a 20-instruction permute and
  * horizontal-add chain, 15% of CuPy's elementwise add (one branch test per loop iteration). */
 #if defined(__AVX512F__)
 typedef int __v16si_t __attribute__((vector_size(64), aligned(4)));
 P_INL uint32_t __lane_mask(const int *p) {
-    __v16si_t v; memcpy(&v, p, sizeof v);
-    return (uint32_t)__builtin_ia32_ptestmd512((__v16si_t)v, (__v16si_t)v, (unsigned short)0xffff); }
+    uint32_t m = 0;
+    for (uint32_t c = 0; c < NPU_LANES / 16u; c++) {
+        __v16si_t v; memcpy(&v, p + 16u * c, sizeof v);
+        m |= (uint32_t)__builtin_ia32_ptestmd512((__v16si_t)v, (__v16si_t)v, (unsigned short)0xffff) << (16u * c);
+    }
+    return m; }
 #else
 P_INL uint32_t __lane_mask(const int *p) {
     uint32_t m = 0; for (uint32_t l = 0; l < NPU_LANES; l++) m |= (uint32_t)(p[l] != 0) << l; return m; }
