@@ -127,16 +127,51 @@ static int check_minmax(long *n)
     return bad;
 }
 
+/* the lane-group helpers: __lane_contig / __lane_same on NPU_LANES addresses, every lane moved
+ * off in turn, and __lane_mask of every single-lane and random pattern (AVX-512 forms under
+ * the JIT's flags; run_prelude.sh builds that binary with 32 lanes) */
+static int check_lanes(long *n)
+{
+    int bad = 0;
+    static uint8_t buf[4096];
+    uint8_t *p[NPU_LANES];
+    for (uint32_t sz = 0; sz <= 8; sz += 4)
+        for (int off = -1; off < (int)NPU_LANES; off++) {
+            for (uint32_t l = 0; l < NPU_LANES; l++) p[l] = buf + 64 + l * sz;
+            if (off >= 0) p[off] += 1;                   /* one lane moved: neither shape */
+            int wc = off < 0, ws = off < 0 && sz == 0;
+            ++*n;
+            if ((__lane_contig(p, sz) != 0) != wc || (__lane_same(p) != 0) != ws) {
+                if (bad++ < 10)
+                    printf("FAIL prelude_round: lane addresses (stride %u, lane %d moved): contig %d same %d\n", sz, off,
+                           __lane_contig(p, sz), __lane_same(p));
+            }
+        }
+    int v[NPU_LANES];
+    for (int k = 0; k < 2000; k++) {
+        uint32_t want = 0;
+        for (uint32_t l = 0; l < NPU_LANES; l++) {
+            int on = k < (int)NPU_LANES ? (int)l == k : (int)(rnd() & 1);
+            v[l] = on ? (int)(rnd() | 1u) : 0;
+            want |= (uint32_t)on << l;
+        }
+        ++*n;
+        if (__lane_mask(v) != want && bad++ < 10) printf("FAIL prelude_round: __lane_mask %08x, want %08x\n", __lane_mask(v), want);
+    }
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     int bad = 0;
     long n = 0;
     if (argc > 1 && !strcmp(argv[1], "minmax")) {   /* built with the JIT's flags (run_prelude.sh) */
-        bad = check_minmax(&n);
-        if (!bad) printf("PASS prelude_minmax_jit_flags (%ld operations)\n", n);
+        bad = check_minmax(&n) + check_lanes(&n);
+        if (!bad) printf("PASS prelude_minmax_jit_flags (%ld operations, %u lanes)\n", n, NPU_LANES);
         return bad != 0;
     }
-    bad = check_minmax(&n);
+    bad += check_lanes(&n);
+    bad += check_minmax(&n);
     for (long i = 0; i < 3000000 && bad < 10; i++) {
         int m = 1 + (int)(rnd() % 3);
         float a = pick((int)(rnd() % 6), 1.0f), b = pick((int)(rnd() % 6), a), c = pick((int)(rnd() % 6), a * b);

@@ -14,9 +14,12 @@ if ${CC:-cc} -O2 -ffp-contract=off -I. tests/ptx/prelude_round.c -o $T/prelude_r
 else
     echo "FAIL prelude_round_build"; cat $T/prelude_round.build.log
 fi
-# min/max again under the JIT's flags (vectorized lane loops, -march=native: jit.c JIT_FLAGS)
+# min/max and the lane-group helpers again under the JIT's flags (vectorized lane loops,
+# -march=native: jit.c JIT_FLAGS), with 32-lane groups and undeclared functions as errors (the
+# JIT itself compiles with -w: a misspelt builtin surfaced only as a failed dlopen)
 if ${CC:-cc} -O1 -finline-small-functions -ftree-loop-vectorize -ftree-slp-vectorize -fvect-cost-model=very-cheap \
-        -ffp-contract=off -fno-trapping-math -fno-strict-aliasing -march=native -I. tests/ptx/prelude_round.c \
+        -ffp-contract=off -fno-trapping-math -fno-strict-aliasing -march=native -Werror=implicit-function-declaration \
+        -DNPU_LANES=32u -I. tests/ptx/prelude_round.c \
         -o $T/prelude_round_jit -lm 2>$T/prelude_round_jit.build.log; then
     $T/prelude_round_jit minmax
 else
