@@ -2790,10 +2790,11 @@ static void lane_flush(emit_t *E, sb_t *pend)
 /* A loop test on scalar-affine values: `setp.<lt|le|gt|ge|lo|ls|hi|hs>.<s|u|b><32|64> %p, a, b`
  * followed by `@%p bra` (only register movs in between, as nvcc schedules them), where a and b
  * are scalar-affine or uniform and %p is read by nothing but that branch (CUDA's and CuPy's
- * grid-stride loops: i < n at entry and at the back edge). The 16 lane values a_l = a_0 + l*s
- * are compared at lanes 0 and 15 only: when neither operand wraps in the compared type
- * between those lanes (checked exactly: a_0 + 15s in range, s read as signed), each side is
- * monotone in l, so equal results at both ends mean all 16 agree and the branch is uniform.
+ * grid-stride loops: i < n at entry and at the back edge). The lane values a_l = a_0 + l*s are
+ * compared at lanes 0 and NPU_LANES - 1 only: when neither operand wraps in the compared type
+ * between those lanes (checked exactly: a_0 + (NPU_LANES - 1)s in range, s read as signed),
+ * each side is monotone in l, so equal results at both ends mean all lanes agree and the
+ * branch is uniform.
  * %p's lane array is then not written: nothing else reads it, and nothing between the setp
  * and the branch can leave the lane copy (movs only), so the per-thread copy never restores
  * it. Otherwise the setp's lane loop and the branch's mask test run as before, divergence
@@ -2801,15 +2802,17 @@ static void lane_flush(emit_t *E, sb_t *pend)
  * hand-edited C): 23.8 -> 20.4-20.8 us per launch; writing the predicate array anyway kept
  * only a third of that (22.3-23.0), and a 128-bit range check cost more than it saved
  * (25.0), hence the single use and the overflow builtins. */
-static int opnd_name_count(const ptx_opnd_t *o, const char *n)
+/* How many names in operand o (vector and list elements included) match(name, arg). */
+static int opnd_names_count(const ptx_opnd_t *o, int (*match)(const char *, const void *), const void *arg)
 {
     if (o->kind == OP_VEC || o->kind == OP_LIST) {
         int c = 0;
-        for (int e = 0; e < o->nelem; e++) c += opnd_name_count(&o->elem[e], n);
+        for (int e = 0; e < o->nelem; e++) c += opnd_names_count(&o->elem[e], match, arg);
         return c;
     }
-    return (o->name && !strcmp(o->name, n)) + (o->name2 && !strcmp(o->name2, n));
+    return (o->name && match(o->name, arg)) + (o->name2 && match(o->name2, arg));
 }
+static int name_is(const char *n, const void *want) { return !strcmp(n, (const char *)want); }
 /* the index of the branch that instruction i's setp feeds as described above, else 0 */
 static int lane_sa_branch_ok(emit_t *E, ptx_func_t *f, int i)
 {
@@ -2857,11 +2860,11 @@ static int lane_sa_branch_ok(emit_t *E, ptx_func_t *f, int i)
         const ptx_insn_t *in = &f->insns[k];
         if (in->is_label) continue;
         if (in->pred && !strcmp(in->pred, d->name)) uses++;
-        for (int o = 0; o < in->nops; o++) uses += opnd_name_count(&in->ops[o], d->name);
+        for (int o = 0; o < in->nops; o++) uses += opnd_names_count(&in->ops[o], name_is, d->name);
     }
     return uses == 2 ? j : 0;
 }
-/* The setp part (instruction i): __sbK_u = all 16 lanes agree (and __sbK_t = their value),
+/* The setp part (instruction i): __sbK_u = all lanes agree (and __sbK_t = their value),
  * else the setp's lane loop. Returns K + 1, or 0 when the lane form of the setp could not be
  * emitted (the output is rewound; the caller goes on as usual). */
 static int emit_lane_sa_setp(emit_t *E, ptx_func_t *f, int i)
@@ -2878,7 +2881,7 @@ static int emit_lane_sa_setp(emit_t *E, ptx_func_t *f, int i)
         const ptx_opnd_t *o = &sp->ops[1 + j];
         char ab = j ? 'b' : 'a';
         if (o->kind == OP_REG && lane_sa_reg(E, o->name)) {
-            /* lane 0, and lane 15 exactly: the stride read as signed, overflow of the type checked */
+            /* lane 0, and the last lane exactly: the stride read as signed, overflow of the type checked */
             const char *w0 = S(E, "%s[0]", mangle(E, "w_", o->name)), *sa = mangle(E, "sa_", o->name);
             if (t.sz == 8) {
                 OUT("  { int64_t __d; %s __z; __sb%d_ok &= !__builtin_mul_overflow((int64_t)%s, (int64_t)(NPU_LANES - 1u), &__d);", T, k, sa);
@@ -3773,22 +3776,16 @@ static void lane_mark_hoist(emit_t *E, ptx_func_t *f)
  * have 11-15 such registers (three 64-bit offsets per element). With few (bench_kernels'
  * vectorAdd: 6) 32 lanes bought nothing on one core and lost ~25% with two runners on 16M
  * floats (4.5-4.8 -> 5.7-6.6 ms, memory-bound; not understood), hence the threshold; the
- * 256-thread tree reduction, also 6, had gained (7.2 -> 4.4-5.2 ms) and stays at 16. CuPy 256x128 on one core, 3 interleaved pairs, 32 against 16 lanes: add 21.0-21.5
- * -> 14.7-15.1 us, maximum 21.3-21.7 -> 16.4-16.6, greater 18.3-18.7 -> 10.6-10.8, multiply
+ * 256-thread tree reduction, also 6, had gained (7.2 -> 4.4-5.2 ms) and stays at 16.
+ * CuPy 256x128 on one core, 3 interleaved pairs, 32 against 16 lanes: add 21.0-21.5 -> 14.7-15.1 us, maximum 21.3-21.7 -> 16.4-16.6, greater 18.3-18.7 -> 10.6-10.8, multiply
  * by a bool mask 37.8-38.9 -> 22.0-22.5, sum(axis=0) 35.0 -> 31.2-31.5; the broadcast add was
  * 27% slower until __lane_contig became a mask test (then on par). Earlier attempts at 32
  * lanes lost (session 2: 64-bit lane arrays; today before the fix of the hoisted uniform loads,
  * whose 32-iteration store loops ran once per block). */
-static int opnd_reads_tid_yz(const ptx_opnd_t *o)
+static int name_tid_yz(const char *n, const void *unused)
 {
-    if (o->kind == OP_VEC || o->kind == OP_LIST) {
-        for (int e = 0; e < o->nelem; e++) if (opnd_reads_tid_yz(&o->elem[e])) return 1;
-        return 0;
-    }
-    const char *n[2] = {o->name, o->name2};
-    for (int k = 0; k < 2; k++)
-        if (n[k] && !strncmp(n[k], "%tid", 4) && strcmp(n[k], "%tid.x")) return 1;
-    return 0;
+    (void)unused;
+    return !strncmp(n, "%tid", 4) && strcmp(n, "%tid.x");
 }
 static int lane_width32(emit_t *E, ptx_func_t *f)
 {
@@ -3798,7 +3795,7 @@ static int lane_width32(emit_t *E, ptx_func_t *f)
     for (int i = 0; i < f->ninsns; i++) {
         const ptx_insn_t *in = &f->insns[i];
         if (in->is_label) continue;
-        for (int o = 0; o < in->nops; o++) if (opnd_reads_tid_yz(&in->ops[o])) return 0;
+        for (int o = 0; o < in->nops; o++) if (opnd_names_count(&in->ops[o], name_tid_yz, NULL)) return 0;
     }
     return 1;
 }
