@@ -116,16 +116,14 @@ __global__ void k_hoist(const int *in, int *out, int n, int a, int b, int flag)
     out[i] = acc + t * (int)gridDim.x + (int)blockDim.x + (int)(big >> 3);
 }
 
-static const unsigned BLOCKS[] = {16, 128, 256, 48, 40};
-#define NB (sizeof BLOCKS / sizeof BLOCKS[0])
 
 int main()
 {
     const int n = 3001;
     int *h32 = k_hnew<int>(n), *d32 = k_dnew<int>(n);
     long long *h64 = k_hnew<long long>(n), *d64 = k_dnew<long long>(n);
-    for (unsigned b = 0; b < NB; b++) {
-        unsigned bs = BLOCKS[b];
+    for (unsigned b = 0; b < K_NLANE_BLOCKS; b++) {
+        unsigned bs = K_LANE_BLOCKS[b];
         k_store_affine<<<(n + bs - 1) / bs, bs>>>(d32, d64, n, 7, -3);
         k_sync_ok("k_store_affine");
         k_get(h32, d32, n);
@@ -141,8 +139,8 @@ int main()
     for (long long i = 0; i < 3 * m; i++) ha[i] = (float)(i % 97) - 40.0f;
     for (long long i = 0; i < 2 * m; i++) hb[i] = (float)(i % 31) * 0.5f;
     float *da = k_dup(ha, 3 * m), *db = k_dup(hb, 2 * m), *dout = k_dnew<float>(m);
-    for (unsigned b = 0; b < NB; b++) {
-        unsigned bs = BLOCKS[b];
+    for (unsigned b = 0; b < K_NLANE_BLOCKS; b++) {
+        unsigned bs = K_LANE_BLOCKS[b];
         for (int grid = 1; grid <= 7; grid += 3) {
             k_grid_stride<<<grid, bs>>>(da, db, dout, m, 3, 2);
             k_sync_ok("k_grid_stride");
@@ -157,25 +155,23 @@ int main()
     for (int i = 0; i < n; i++) hin[i] = (i * 37) % 101 - 50;
     int *din = k_dup(hin, n), *dout2 = k_dnew<int>(2 * n);
     for (unsigned b = 0; b < 3; b++) {                        // 16, 128, 256 (the tile size)
-        unsigned bs = BLOCKS[b];
+        unsigned bs = K_LANE_BLOCKS[b];
         k_across_barrier<<<(n + bs - 1) / bs, bs>>>(din, dout2, n);
         k_sync_ok("k_across_barrier");
         k_get(hout, dout2, n);
         int bad = 0;
         for (int i = 0; i < n; i++) {
             int blk = i / (int)bs, t = i % (int)bs, tt = (int)bs - 1 - t;   // the thread whose r we read
-            long long gg = (long long)blk * bs + tt;
             int nb = (tt + 1) % (int)bs;
             long long gn = (long long)blk * bs + nb;
             int r = (gn < n ? hin[gn] : 0) + tt * 3 + 1;
-            (void)gg;
             bad += hout[i] != r + (int)((long long)i * 5) - (t * 3 + 1);
         }
         CHECK_MSG(bad == 0, "affine registers across barriers, block %u: %d wrong", bs, bad);
     }
 
-    for (unsigned b = 0; b < NB; b++) {
-        unsigned bs = BLOCKS[b];
+    for (unsigned b = 0; b < K_NLANE_BLOCKS; b++) {
+        unsigned bs = K_LANE_BLOCKS[b];
         for (int flag = 0; flag < 2; flag++) {
             k_pred_and_diverge<<<(n + bs - 1) / bs, bs>>>(din, dout2, n, flag);
             k_sync_ok("k_pred_and_diverge");
@@ -193,10 +189,10 @@ int main()
     int *hs = k_hnew<int>(4 * n), *ds = k_dnew<int>(4 * n);
     static const unsigned bases[] = {0u, 0x7ffffff0u, 0xfffffff0u, 12345u};
     static const int steps[] = {1, 3, -5, 0x10000001, 64};
-    for (unsigned b = 0; b < NB; b++)
+    for (unsigned b = 0; b < K_NLANE_BLOCKS; b++)
         for (int x = 0; x < 4; x++)
             for (int y = 0; y < 5; y++) {
-                unsigned bs = BLOCKS[b];
+                unsigned bs = K_LANE_BLOCKS[b];
                 k_shifts<<<(n + bs - 1) / bs, bs>>>(ds, n, bases[x], steps[y]);
                 k_sync_ok("k_shifts");
                 k_get(hs, ds, 4 * n);
@@ -214,8 +210,8 @@ int main()
     float *hx = k_hnew<float>(n), *hy = k_hnew<float>(n);
     for (int i = 0; i < n; i++) hx[i] = (float)(i % 13) - 6.0f;
     float *dx = k_dup(hx, n), *dy = k_dnew<float>(n);
-    for (unsigned b = 0; b < NB; b++) {
-        unsigned bs = BLOCKS[b];
+    for (unsigned b = 0; b < K_NLANE_BLOCKS; b++) {
+        unsigned bs = K_LANE_BLOCKS[b];
         k_mixed<<<(n + bs - 1) / bs, bs>>>(dx, dy, n, 5000);
         k_sync_ok("k_mixed");
         k_get(hy, dy, n);
@@ -226,9 +222,9 @@ int main()
         }
         CHECK_MSG(bad == 0, "affine values in fused per-lane statements, block %u: %d wrong", bs, bad);
     }
-    for (unsigned bi = 0; bi < NB; bi++)
+    for (unsigned bi = 0; bi < K_NLANE_BLOCKS; bi++)
         for (int flag = 0; flag < 2; flag++) {
-            unsigned bs = BLOCKS[bi];
+            unsigned bs = K_LANE_BLOCKS[bi];
             unsigned nblk = (n + bs - 1) / bs;
             int a = 1000003 + flag, bb = -77 * (flag + 1);
             k_hoist<<<nblk, bs>>>(din, dout2, n, a, bb, flag);
@@ -253,8 +249,8 @@ int main()
         unsigned char *db8 = k_dup(hb8, m2);
         short *dh = k_dup(hh, m2);
         float *df = k_dup(hf, m2), *dr = k_dnew<float>(n);
-        for (unsigned b = 0; b < NB; b++) {
-            unsigned bs = BLOCKS[b];
+        for (unsigned b = 0; b < K_NLANE_BLOCKS; b++) {
+            unsigned bs = K_LANE_BLOCKS[b];
             k_strided_loads<<<(n + bs - 1) / bs, bs>>>(db8, dh, df, dr, n, str);
             k_sync_ok("k_strided_loads");
             k_get(hr, dr, n);

@@ -89,8 +89,6 @@ static void check_wrap(const char *what, unsigned bs, unsigned nthreads, T start
     CHECK_MSG(taken > 0 && taken < (int)nthreads, "%s: both sides taken (%d of %u)", what, taken, nthreads);
 }
 
-static const unsigned BLOCKS[] = {16, 128, 256, 48, 40};
-#define NB (sizeof BLOCKS / sizeof BLOCKS[0])
 
 int main()
 {
@@ -102,10 +100,10 @@ int main()
     for (long long i = 0; i < m; i++) hi[i] = (int)(i * 7 % 101) - 50;
     int *dai = k_dup(hi, m), *douti = k_dnew<int>(m);
     static const long long ns[] = {1, 15, 17, 1000, 3001};
-    for (unsigned b = 0; b < NB; b++)
+    for (unsigned b = 0; b < K_NLANE_BLOCKS; b++)
         for (int grid = 1; grid <= 7; grid += 3)
             for (unsigned x = 0; x < sizeof ns / sizeof ns[0]; x++) {
-                unsigned bs = BLOCKS[b];
+                unsigned bs = K_LANE_BLOCKS[b];
                 long long n = ns[x];
                 CK(cudaMemset(dout, 0, m * sizeof(float)));
                 CK(cudaMemset(douti, 0, m * sizeof(int)));
@@ -124,8 +122,8 @@ int main()
 
     const unsigned nt = 3840;   // a multiple of every block size above
     int *h = k_hnew<int>(nt), *d = k_dnew<int>(nt), *hf = k_hnew<int>(nt), *df = k_dnew<int>(nt);
-    for (unsigned b = 0; b < NB; b++) {
-        unsigned bs = BLOCKS[b];
+    for (unsigned b = 0; b < K_NLANE_BLOCKS; b++) {
+        unsigned bs = K_LANE_BLOCKS[b];
         // u32: 0xfffffff8 + t wraps to 0..7 at lane 8; lanes 0 and 15 (0xfffffff8, 7) are both > 5
         check_wrap<unsigned>("u32 wrap", bs, nt, 0xfffffff8u, 1u, 5u, 1, d, h);
         check_wrap<unsigned>("u32 plain", bs, nt, 100u, 3u, 4000u, 0, d, h);

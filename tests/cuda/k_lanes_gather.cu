@@ -62,28 +62,26 @@ static int check_take(unsigned bs, int w, int rows, const char *what)
     return bad;
 }
 
-static const unsigned BLOCKS[] = {16, 128, 256, 48, 40};
-#define NB (sizeof BLOCKS / sizeof BLOCKS[0])
 
 int main()
 {
     static const int widths[] = {8, 16, 32, 48, 5};
-    for (unsigned b = 0; b < NB; b++)
+    for (unsigned b = 0; b < K_NLANE_BLOCKS; b++)
         for (unsigned x = 0; x < sizeof widths / sizeof widths[0]; x++) {
-            check_take<float>(BLOCKS[b], widths[x], 211, "take f32");
+            check_take<float>(K_LANE_BLOCKS[b], widths[x], 211, "take f32");
             if (x == 2) {
-                check_take<unsigned char>(BLOCKS[b], widths[x], 211, "take u8");
-                check_take<short>(BLOCKS[b], widths[x], 211, "take s16");
-                check_take<long long>(BLOCKS[b], widths[x], 211, "take s64");
-                check_take<double>(BLOCKS[b], widths[x], 211, "take f64");
+                check_take<unsigned char>(K_LANE_BLOCKS[b], widths[x], 211, "take u8");
+                check_take<short>(K_LANE_BLOCKS[b], widths[x], 211, "take s16");
+                check_take<long long>(K_LANE_BLOCKS[b], widths[x], 211, "take s64");
+                check_take<double>(K_LANE_BLOCKS[b], widths[x], 211, "take f64");
             }
         }
 
     const int n = 4000;
     float htab[7] = {0.5f, 1.5f, 2.5f, 3.5f, 4.5f, 5.5f, 6.5f};
     float *dtab = k_dup(htab, 7), *dout = k_dnew<float>(n), *hout = k_hnew<float>(n);
-    for (unsigned b = 0; b < NB; b++) {
-        unsigned bs = BLOCKS[b], nblk = (n + bs - 1) / bs;
+    for (unsigned b = 0; b < K_NLANE_BLOCKS; b++) {
+        unsigned bs = K_LANE_BLOCKS[b], nblk = (n + bs - 1) / bs;
         int *hsel = k_hnew<int>(nblk);
         for (unsigned k = 0; k < nblk; k++) hsel[k] = (int)(k * 5 % 7);
         int *dsel = k_dup(hsel, nblk);
@@ -101,9 +99,9 @@ int main()
     }
     int htab2[8] = {10, 11, 12, 13, 14, 15, 16, 17}, hwhich[8] = {3, 6, 1, 0, 7, 2, 5, 4};
     int *dtab2 = k_dup(htab2, 8), *dwhich = k_dup(hwhich, 8), *dpo = k_dnew<int>(n), *hpo = k_hnew<int>(n);
-    for (unsigned b = 0; b < NB; b++)
+    for (unsigned b = 0; b < K_NLANE_BLOCKS; b++)
         for (int mode = 0; mode < 3; mode++) {
-            unsigned bs = BLOCKS[b];
+            unsigned bs = K_LANE_BLOCKS[b];
             k_pattern<<<(n + bs - 1) / bs, bs>>>(dtab2, dwhich, dpo, n, mode);
             k_sync_ok("k_pattern");
             k_get(hpo, dpo, n);

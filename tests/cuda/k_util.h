@@ -80,6 +80,10 @@ template <typename T> static T *k_dup(const T *h, size_t n)
 }
 template <typename T> static void k_get(T *h, const T *d, size_t n) { CK(cudaMemcpy(h, d, n * sizeof(T), cudaMemcpyDeviceToHost)); }
 template <typename T> static T *k_hnew(size_t n, int fill = 0xA5) { T *h = (T *)malloc(n * sizeof(T) + 16); memset(h, fill, n * sizeof(T) + 16); return h; }
+/* Block sizes for the lane-group tests (ptx_emit.c): 128 and 256 run as 16- or 32-lane groups,
+ * 16 and 48 only as 16-lane groups, 40 per thread. k_lanes_affine relies on 16, 128, 256 first. */
+static const unsigned K_LANE_BLOCKS[] = {16, 128, 256, 48, 40};
+#define K_NLANE_BLOCKS (sizeof K_LANE_BLOCKS / sizeof K_LANE_BLOCKS[0])
 static inline void k_sync_ok(const char *what)
 {
     CK(cudaGetLastError());
