@@ -698,6 +698,21 @@ static inline exec_worker_t *rt_worker(npu_tctx_t *t)
 }
 
 /* ---------------------------------------------------------- warp collectives ---- */
+/* Shuffles from lanes that do not take part. shfl.sync computes a source lane j; when j is out
+ * of range the PTX ISA defines the result (the lane's own value, predicate false). When j is in
+ * range but lane j is not executing this shfl (it skipped the branch, exited, or never existed
+ * in a partial warp), the ISA calls the value "unpredictable" (shfl.sync semantics: SourceA[j]
+ * of an inactive thread) and the CUDA guide "undefined". Code written and tested on GPUs relies
+ * on what the hardware gives there: 0. Evidence: NVIDIA's cuda-samples `reduction` (reduce7,
+ * shipped as passing) ends with `if (tid < k) { for (off = 16; off; off /= 2) v +=
+ * __shfl_down_sync(ballot(tid < k), v, off); }` with k < 32, which is right only if the reads
+ * of lanes >= k add nothing; PaddlePaddle CINN PR #938 ("undefined ... measured as 0", reads
+ * past the live threads of a partial warp) and apache/tvm issue #12274 ("the value is always
+ * 0 during my test", sub-warp reductions over inactive lanes) report the same on real GPUs.
+ * So an in-range source lane outside the lanes that reached the shfl reads as 0, in thread
+ * mode (coll_compute), in barrier-phase mode (the resolver in ptx_emit.c) and for the lone
+ * lane of a block-mode call. The ISA-defined cases (out of range: own value, p = false) stay
+ * exact. tests/cuda/k_shfl_inactive.cu checks both. */
 static void coll_compute(exec_fiber_t *base, uint32_t G)
 {
     uint32_t ballot = 0, sum = 0, band = ~0u, bor = 0, bxor = 0, umin = ~0u, umax = 0;
@@ -729,8 +744,9 @@ static void coll_compute(exec_fiber_t *base, uint32_t G)
             }
             if (!pv || j < 0 || j > 31)
                 j = lane;
-            /* reading an inactive lane is undefined in PTX: give the lane's own value */
-            f->result = (G >> j & 1) ? (uint32_t)base[j].val : (uint32_t)f->val;
+            /* an in-range source lane that is not taking part reads as 0 (see "Shuffles from
+             * lanes that do not take part" above); out of range: the lane's own value (ISA) */
+            f->result = (G >> j & 1) ? (uint32_t)base[j].val : 0u;
             f->pred = (uint32_t)pv;
             break;
         }

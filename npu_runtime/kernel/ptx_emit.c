@@ -4054,8 +4054,10 @@ static void emit_entry(emit_t *E)
             "      case 1: __src = (int32_t)(__lane + __b); __ok = __src <= (int32_t)__max; break;\n"
             "      case 2: __src = (int32_t)(__lane ^ __b); __ok = __src <= (int32_t)__max; break;\n"
             "      default: __src = (int32_t)(__min | (__b & ~__seg)); __ok = __src <= (int32_t)__max; break; }\n"
-            "    if (!__ok || __src < 0 || __src > 31 || !(__peers >> __src & 1)) __src = (int32_t)__lane;   /* inactive source: own value */\n"
-            "    __cr[__i] = __ca[__base + (uint32_t)__src]; __cp[__i] = (uint32_t)__ok; break; }\n"
+            "    if (!__ok || __src < 0 || __src > 31) __src = (int32_t)__lane;   /* out of range: own value (ISA) */\n"
+            /* an in-range source that did not reach this shfl reads as 0 (exec.c, "Shuffles
+             * from lanes that do not take part") */
+            "    __cr[__i] = (__peers >> __src & 1) ? __ca[__base + (uint32_t)__src] : 0u; __cp[__i] = (uint32_t)__ok; break; }\n"
             "  case 3: { uint32_t __bal = 0;\n"
             "    if (__same && __wdone) __bal = __wval;\n"
             "    else { for (uint32_t __j = 0; __j < 32; __j++) if ((__m >> __j & 1) && __ca[__base + __j]) __bal |= 1u << __j; __wdone = __same; __wval = __bal; }\n"
