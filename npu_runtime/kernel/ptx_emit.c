@@ -2972,7 +2972,10 @@ static void emit_body_lane(emit_t *E, ptx_func_t *f)
             sb_add(&pend, "%s\n", E->out.s + mark);
             E->out.n = mark;
             E->out.s[mark] = 0;
-            for (int k = 1; k < in->nops; k++) pread_opnd(E, &in->ops[k]);
+            /* from operand 0: a store's (st.v2/.v4, fused) address register is a read too; a
+             * scalar-affine update of it run ahead of the loop stored through the next
+             * iteration's address (cuda-samples alignedTypes' 8- and 32-byte structs) */
+            for (int k = 0; k < in->nops; k++) pread_opnd(E, &in->ops[k]);
             pread_add(E, in->pred);
             continue;
         } else if (pend.n && E->lane_uni_dest && !pread_has(E, E->lane_uni_dest)) {
