@@ -3177,10 +3177,40 @@ static int init_funcs(emit_t *E, const ptx_var_t *v, int depth)
     return 0;
 }
 
+/* An indirect call may reach any function whose address the module takes anywhere, not only
+ * in the code this kernel reaches: C++ objects built by one kernel (their vtables are module
+ * .global data initialised with function addresses) are called through in another (cuda-samples
+ * newdelete: constructed in containerCreate, called in containerFill). So the first indirect
+ * call in the closure adds every function named in any module variable's initialiser and every
+ * function whose symbol any function or entry of the module uses other than as a call target
+ * (those bodies are parsed for it; modules with indirect calls are rare and small). */
+static int closure_add_address_taken(emit_t *E)
+{
+    ptx_prog_t *p = E->p;
+    for (int i = 0; i < p->nvars; i++)
+        if (p->vars[i].init && init_funcs(E, &p->vars[i], 0) < 0) return -1;
+    for (int fi = 0; fi < p->nfuncs; fi++) {
+        ptx_func_t *f = &p->funcs[fi];
+        if (f->is_decl) continue;
+        if (ptx_parse_func(p, f) != NPU_OK) continue;   /* reported if the kernel ever reaches it */
+        for (int i = 0; i < f->ninsns; i++) {
+            const ptx_insn_t *in = &f->insns[i];
+            if (in->is_label || !strcmp(in->mods[0], "call")) continue;
+            for (int k = 0; k < in->nops; k++) {
+                const ptx_opnd_t *o = &in->ops[k];
+                if ((o->kind != OP_SYM && o->kind != OP_ADDR) || !o->name) continue;
+                ptx_func_t *g = ptx_find_func(p, o->name);
+                if (g && !g->is_decl && !g->is_entry && add_func(E, g) < 0) return -1;
+            }
+        }
+    }
+    return 0;
+}
+
 /* closure of called functions; returns uses_sync */
 static int lower_closure(emit_t *E)
 {
-    int sync = 0;
+    int sync = 0, indirect = 0;
     if (add_func(E, E->entry) < 0) return 0;
     for (int fi = 0; fi < E->nfuncs && E->st == NPU_OK; fi++) {
         ptx_func_t *f = E->funcs[fi];
@@ -3202,6 +3232,13 @@ static int lower_closure(emit_t *E)
                 }
             }
             if (!strcmp(in->mods[0], "call")) {
+                const ptx_opnd_t *callee = NULL;   /* the first operand that is not a list */
+                for (int k = 0; k < in->nops && !callee; k++)
+                    if (in->ops[k].kind != OP_LIST) callee = &in->ops[k];
+                if (callee && callee->kind == OP_REG && !indirect) {
+                    indirect = 1;
+                    if (closure_add_address_taken(E) < 0) return 0;
+                }
                 for (int k = 0; k < in->nops; k++) {
                     if (in->ops[k].kind != OP_SYM) continue;
                     ptx_func_t *g = ptx_find_func(E->p, in->ops[k].name);
