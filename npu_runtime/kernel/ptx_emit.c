@@ -216,6 +216,7 @@ typedef struct emit {
     ptx_var_t **shv; uint32_t *shoff; int nsh, capsh;
     uint32_t shared_size;
     uint32_t *loff; uint32_t lsize;          /* current function's .local layout */
+    uint32_t lalign;                         /* its frame alignment: 16 or the largest .align */
     npu_kparam_t *kp; uint32_t kp_size;      /* entry param layout */
     char **strs; int nstrs, capstrs;         /* temporaries */
     int tmp;                                 /* temp counter */
@@ -241,6 +242,7 @@ typedef struct emit {
     sb_t hoisted;                            /* ... their lane-copy text */
     const char *sa_dst, *sa_to;              /* lane copy: a write to register sa_dst goes to sa_to */
 } emit_t;
+static uint32_t lstride(const struct emit *E);
 
 
 static const char *S(emit_t *E, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -2047,7 +2049,7 @@ static void emit_insn(emit_t *E, const ptx_insn_t *in)
         const char *insh = S(E, "(%s - (uint64_t)(uintptr_t)b->shared < (uint64_t)b->shared_size)", a);
         const char *inl = S(E, "(%s - ((uint64_t)(uintptr_t)__builtin_frame_address(0) - 65536u) < (1u << 20))", a);
         if (E->phase && E->in_entry)   /* phase mode keeps the entry's frames in the block state */
-            inl = S(E, "(%s || %s - (uint64_t)(uintptr_t)__lfbase < (uint64_t)__nt * %uu)", inl, a, (E->lsize + 15u) & ~15u);
+            inl = S(E, "(%s || %s - (uint64_t)(uintptr_t)__lfbase < (uint64_t)__nt * %uu)", inl, a, lstride(E));
         const char *x = sp == SP_SHARED ? insh : sp == SP_LOCAL ? inl :
                         sp == SP_GLOBAL ? S(E, "(!%s && !%s)", insh, inl) : sp == SP_PARAM ? "0" : "1";
         if (sp == SP_CONST) x = S(E, "(!%s && !%s)", insh, inl);
@@ -3285,15 +3287,23 @@ static void lower_locals(emit_t *E, ptx_func_t *f)
     E->loff = calloc((size_t)(f->nlocals + 1), sizeof(uint32_t));
     if (!E->loff) { E->st = NPU_EHOSTMEM; return; }
     uint32_t off = 0;
+    E->lalign = 16;
     for (int i = 0; i < f->nlocals; i++) {
         ptx_var_t *v = &f->locals[i];
         if (v->space != SP_LOCAL) continue;
         uint32_t al = (uint32_t)(v->align > 0 ? v->align : 1);
+        if (al > E->lalign) E->lalign = al;   /* `.local .align 256` (numba's local arrays) */
         off = (off + al - 1) / al * al;
         E->loff[i] = off;
         off += (uint32_t)(v->tsize * (v->count > 0 ? v->count : 1));
     }
     E->lsize = off;
+}
+
+/* bytes between two threads' frames in a barrier-phase block state: keeps every frame aligned */
+static uint32_t lstride(const emit_t *E)
+{
+    return (E->lsize + E->lalign - 1u) & ~(E->lalign - 1u);
 }
 
 /* ------------------------------------------------------------ barrier splitting ---- */
@@ -3678,9 +3688,9 @@ static void emit_decls(emit_t *E, ptx_func_t *f, int scope)
             }
     }
     if (E->phase && E->in_entry)   /* the frame must survive barriers: one per thread in the block's state */
-        OUT("uint8_t *__lf = __lfbase + (size_t)__lin * %uu; (void)__lf;\nuint32_t __cc = 0; (void)__cc;\n", (E->lsize + 15u) & ~15u);
+        OUT("uint8_t *__lf = __lfbase + (size_t)__lin * %uu; (void)__lf;\nuint32_t __cc = 0; (void)__cc;\n", lstride(E));
     else
-        OUT("uint8_t __lf[%u] __attribute__((aligned(16))); (void)__lf;\nuint32_t __cc = 0; (void)__cc;\n", E->lsize ? E->lsize : 1);
+        OUT("uint8_t __lf[%u] __attribute__((aligned(%u))); (void)__lf;\nuint32_t __cc = 0; (void)__cc;\n", E->lsize ? E->lsize : 1, E->lalign);
 }
 
 static void emit_body(emit_t *E, ptx_func_t *f)
@@ -3929,7 +3939,7 @@ static void emit_entry(emit_t *E)
         if (!any) OUT("    char __none;\n");
         OUT("};\n");
         int nlive = any;
-        uint32_t lsz = (E->lsize + 15u) & ~15u;
+        uint32_t lsz = lstride(E);
         OUT("__attribute__((visibility(\"default\"))) void npu_kentry_block(npu_bctx_t *b, const uint8_t *__restrict params)\n{\n");
         OUT("const npu_krt_t *rt = b->rt; (void)rt; (void)params;\n");
         OUT("const uint32_t __nx = b->ntid[0], __ny = b->ntid[1], __nz = b->ntid[2], __nt = __nx * __ny * __nz;\n");
@@ -3939,14 +3949,14 @@ static void emit_entry(emit_t *E)
             "(void)__nctaid0; (void)__nctaid1; (void)__nctaid2;\n");
         /* the block state lives in the executor's per-worker scratch (freed with the worker) */
         OUT("npu_kexec_hdr_t *__xh = (npu_kexec_hdr_t *)b->exec;\n");
-        OUT("size_t __need = (size_t)__nt * (4u + %uu + sizeof(struct __live) + 16u + 24u + 128u + 2u) + 256u + 64u * %du;\n", lsz, nlive + 1);
+        OUT("size_t __need = (size_t)__nt * (4u + %uu + sizeof(struct __live) + 16u + 24u + 128u + 2u) + 256u + 64u * %du + %uu;\n", lsz, nlive + 1, E->lalign);
         OUT("if (__need > __xh->scratch_cap) { free(__xh->scratch); __xh->scratch = (uint8_t *)malloc(__need); __xh->scratch_cap = __xh->scratch ? __need : 0; }\n");
         OUT("uint8_t *__st = __xh->scratch;\n");
         OUT("if (!__st) { npu_tctx_t __t0; memset(&__t0, 0, sizeof __t0); __t0.b = b; rt->fault(&__t0, %d, 0, \"out of host memory for the block state\"); return; }\n",
             NPU_FAULT_ILLEGAL_ADDRESS);
         if (E->memcheck) OUT("rt->memcheck(&(npu_tctx_t){ .b = b }, (uint64_t)(uintptr_t)__st, (uint32_t)__need, 0xffffffffu, 0);   /* memcheck: the block state is valid */\n");
         OUT("uint32_t *__resume = (uint32_t *)__st;\n");
-        OUT("uint8_t *__lfbase = __st + (((size_t)__nt * 4u + 15u) & ~(size_t)15u); (void)__lfbase;\n");
+        OUT("uint8_t *__lfbase = (uint8_t *)(((uintptr_t)__st + (size_t)__nt * 4u + %uu) & ~(uintptr_t)%uu); (void)__lfbase;\n", E->lalign - 1u, E->lalign - 1u);
         /* saved registers: one array per register when lane groups save/restore 16 at once,
          * else one struct per thread (per-thread code: transpose 4096^2 67 -> 62 ms, one core) */
         E->lanes = lanes_eligible(E, f);
