@@ -1530,23 +1530,33 @@ static void emit_call(emit_t *E, const ptx_insn_t *in)
         }
         return;
     }
-    if (na != g->nparams || nr != g->nrets) {
+    /* The return lists of a call and of the definition may differ: the CUDA linker accepts a
+     * declaration with a result for a function defined without one (numba's C-ABI device
+     * functions, declare_device(..., abi="c"), declare `void` ones with a b32 result). As on
+     * the GPU, results the callee does not define are never written (a register result reads
+     * 0), results the caller does not take go to a scratch buffer. Argument counts must match. */
+    if (na != g->nparams) {
         fail(E, NPU_EPTX, in, "call of %s with %d arguments and %d results, declared %d and %d", g->name, na, nr, g->nparams, g->nrets);
         return;
     }
     int k = E->tmp++;
     OUT("{ ");
-    const char **ap = calloc((size_t)(na + nr + 1), sizeof *ap);
+    int nslots = (nr > g->nrets ? nr : g->nrets) + na;   /* results (caller's or callee's), then arguments */
+    int nres = nslots - na;
+    const char **ap = calloc((size_t)(nslots + 1), sizeof *ap);
     if (!ap) { E->st = NPU_EHOSTMEM; return; }
-    for (int i = 0; i < nr + na; i++) {
-        const ptx_opnd_t *o = i < nr ? &rets->elem[i] : &args->elem[i - nr];
-        const ptx_var_t *pv = i < nr ? &g->rets[i] : &g->params[i - nr];
-        sym_t s = o->kind == OP_SYM ? lookup(E, o->name) : (sym_t){0};
+    for (int i = 0; i < nslots; i++) {
+        int res = i < nres;
+        if (res && i >= nr && i >= g->nrets) continue;
+        const ptx_opnd_t *o = res ? (i < nr ? &rets->elem[i] : NULL) : &args->elem[i - nres];
+        const ptx_var_t *pv = res ? (i < g->nrets ? &g->rets[i] : NULL) : &g->params[i - nres];
+        sym_t s = o && o->kind == OP_SYM ? lookup(E, o->name) : (sym_t){0};
         if (s.kind == SY_PARR) { ap[i] = s.cname; continue; }
-        long long bytes = (long long)pv->tsize * (pv->count > 0 ? pv->count : 1);
+        long long bytes = pv ? (long long)pv->tsize * (pv->count > 0 ? pv->count : 1) : 16;
         OUT("uint8_t __a%d_%d[%lld] __attribute__((aligned(16))); ", k, i, bytes < 1 ? 1 : bytes);
+        if (res && !pv) OUT("memset(__a%d_%d, 0, sizeof __a%d_%d); ", k, i, k, i);
         ap[i] = S(E, "__a%d_%d", k, i);
-        if (i >= nr) {
+        if (!res) {
             ty_t pt = ty_of(pv->type);
             if (pt.c == 'p') pt = TY('u', 1);
             if (pv->is_array || pv->vec > 1 || !pt.c) { free(ap); fail(E, NPU_EPTXUNSUP, in, "register argument for aggregate parameter"); return; }
@@ -1554,11 +1564,13 @@ static void emit_call(emit_t *E, const ptx_insn_t *in)
         }
     }
     OUT("if (%s(t", mangle(E, "fn_", g->name));
-    for (int i = 0; i < nr + na; i++) OUT(", %s", ap[i]);
+    for (int i = 0; i < g->nrets; i++) OUT(", %s", ap[i]);
+    for (int i = nres; i < nslots; i++) OUT(", %s", ap[i]);
     OUT(")) %s ", after);
     for (int i = 0; i < nr; i++) {
         const ptx_opnd_t *o = &rets->elem[i];
         if (o->kind == OP_SYM && lookup(E, o->name).kind == SY_PARR) continue;
+        if (i >= g->nrets) { wr(E, in, o, TY('u', 4), "0u"); continue; }
         ty_t pt = ty_of(g->rets[i].type);
         if (pt.c == 'p') pt = TY('u', 1);
         wr(E, in, o, pt, load_expr(E, ap[i], pt, 0));
