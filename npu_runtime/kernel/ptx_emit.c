@@ -1600,7 +1600,7 @@ static int is_stop(const ptx_insn_t *in)
 }
 
 /* Warp collectives handled in phase mode: kind codes shared with the generated resolver. */
-enum { PK_BAR = 1, PK_SHFL = 2, PK_VOTE = 3, PK_ACTIVEMASK = 4, PK_WARPSYNC = 5, PK_REDUX = 6, PK_WMMA = 7 };
+enum { PK_BAR = 1, PK_SHFL = 2, PK_VOTE = 3, PK_ACTIVEMASK = 4, PK_WARPSYNC = 5, PK_REDUX = 6, PK_WMMA = 7, PK_BARRED = 8 };
 static int phase_kind(const ptx_insn_t *in, int *mode);
 
 /* Phase mode: a stop point. Inputs go to the thread's slots, live registers to its state;
@@ -1617,7 +1617,8 @@ static void emit_phase_stop(emit_t *E, const ptx_insn_t *in)
     /* 64-bit index: with the 32-bit sum gcc cannot prove the 16 slots contiguous (it emitted
      * scatters for these saves: tiled SGEMM 177 -> 330 ms) */
     const char *ix = ln ? "((size_t)__ling + __l)" : "__lin";
-    if (kind != PK_BAR) OUT("__coll = 1; ");   /* the resolver runs after this pass */
+    if (kind == PK_BARRED) OUT("__bred = 1; ");   /* the block reduction runs after the pass */
+    else if (kind != PK_BAR) OUT("__coll = 1; ");   /* the resolver runs after this pass */
     if (ln) OUT("for (__l = 0; __l < NPU_LANES; __l++) { ");
     switch (kind) {
     case PK_SHFL:
@@ -1626,6 +1627,7 @@ static void emit_phase_stop(emit_t *E, const ptx_insn_t *in)
     case PK_VOTE: OUT("__ca[%s] = (uint32_t)%s; __cm[%s] = %s; ", ix, A(1, pr), ix, A(2, u32)); break;
     case PK_REDUX: OUT("__ca[%s] = %s; __cm[%s] = %s; ", ix, A(1, u32), ix, A(2, u32)); break;
     case PK_WARPSYNC: OUT("__cm[%s] = %s; ", ix, A(0, u32)); break;
+    case PK_BARRED: OUT("__ca[%s] = (uint32_t)%s; ", ix, A(2, pr)); break;
     case PK_WMMA:
         for (int k = 1; k <= 3; k++) {
             const ptx_opnd_t *v = &in->ops[k];
@@ -1669,6 +1671,10 @@ static void emit_phase_stop(emit_t *E, const ptx_insn_t *in)
         else wr(E, in, d, pr, S(E, "(%s != 0)", cr));
         break;
     case PK_ACTIVEMASK: case PK_REDUX: wr(E, in, d, u32, cr); break;
+    case PK_BARRED:
+        if (mode == 0) wr(E, in, d, u32, cr);
+        else wr(E, in, d, pr, S(E, "(%s != 0)", cr));
+        break;
     case PK_WMMA:
         for (int i = 0; i < d->nelem && i < 8; i++) {
             if (mode & 2) wr(E, in, &d->elem[i], u32, S(E, "__cwr[%s * 8u + %d]", ix, i));
@@ -2115,7 +2121,7 @@ static void emit_insn(emit_t *E, const ptx_insn_t *in)
 
 /* ------------------------------------------------------------ lane groups ---- */
 static int reg_declared_before(const ptx_func_t *f, int i, const char *nm);
-static int is_no_dest(const char *op);
+static int insn_no_dest(const ptx_insn_t *in);
 static void lane_regs(emit_t *E, ptx_func_t *f, void (*fn)(emit_t *, ty_t, const char *));
 static int lane_op_ok(const ptx_insn_t *in);
 /* Identifiers a lane-group statement must not use: per-thread scalar state (t, the local
@@ -2410,7 +2416,7 @@ static void lane_mark_sa(emit_t *E, ptx_func_t *f)
     }
     for (int i = 0; i < f->ninsns; i++) {
         const ptx_insn_t *in = &f->insns[i];
-        if (in->is_label || in->nops < 1 || is_no_dest(in->mods[0]) || lane_sa_op(in)) continue;
+        if (in->is_label || in->nops < 1 || insn_no_dest(in) || lane_sa_op(in)) continue;
         lane_dest_regs(E, &in->ops[0], 1, lane_sa_clear);
     }
 }
@@ -2437,7 +2443,7 @@ static void lane_classify(emit_t *E, ptx_func_t *f)
         changed = 0;
         for (int i = 0; i < f->ninsns; i++) {
             const ptx_insn_t *in = &f->insns[i];
-            if (in->is_label || in->nops < 1 || is_no_dest(in->mods[0])) continue;
+            if (in->is_label || in->nops < 1 || insn_no_dest(in)) continue;
             lcls_t v = is_stop(in) ? LC(LC_UNK, 0) : lc_eval(E, in);
             const ptx_opnd_t *d = &in->ops[0];
             if (d->kind == OP_VEC) {
@@ -2747,7 +2753,7 @@ static void emit_lane_insn(emit_t *E, const ptx_insn_t *in, int idx)
     int post = lane_post_check_needed(E, in);
     int atomic = !strcmp(op, "atom") || !strcmp(op, "red");
     int uni = !atomic && !post && in->nops >= 1 && (in->ops[0].kind == OP_REG || in->ops[0].kind == OP_SYM) &&
-              in->ops[0].name && !in->ops[0].name2 && !is_no_dest(op) && lane_uni_reg(E, in->ops[0].name);
+              in->ops[0].name && !in->ops[0].name2 && !insn_no_dest(in) && lane_uni_reg(E, in->ops[0].name);
     if (uni) {              /* uniform destination (so uniform operands and guard): once, in lane 0 */
         E->lane_uni_dest = in->ops[0].name;
         OUT("{ const uint32_t __l = 0; ");
@@ -3333,8 +3339,11 @@ static uint32_t lstride(const emit_t *E)
 #include <uthash.h>
 typedef struct regix { const char *name; int idx; UT_hash_handle hh; } regix_t;
 
-static int is_no_dest(const char *op)
+/* no destination operand: stores, branches, barriers ... (bar.red writes its operand 0) */
+static int insn_no_dest(const ptx_insn_t *in)
 {
+    const char *op = in->mods[0];
+    if ((!strcmp(op, "bar") || !strcmp(op, "barrier")) && has(in, "red")) return 0;
     static const char *nd[] = {"st", "red", "bar", "barrier", "membar", "fence", "bra", "brx", "ret", "exit", "call",
                                "prefetch", "prefetchu", "trap", "brkpt", "cp", "nanosleep", "pmevent", "discard",
                                "applypriority", "griddepcontrol", NULL};
@@ -3384,6 +3393,14 @@ static int phase_kind(const ptx_insn_t *in, int *mode)
     if (in->pred) return 0;
     if (full_barrier(in)) return PK_BAR;
     if ((!strcmp(op, "bar") || !strcmp(op, "barrier")) && has(in, "warp") && in->nops == 1) return PK_WARPSYNC;
+    /* bar.red.{popc.u32,and.pred,or.pred} d, a, {!}c over the whole block (__syncthreads_count/
+     * _and/_or): a barrier whose threads leave their predicate; the block's reduction is written
+     * on resume (CUB's onesweep radix sort uses __syncthreads_or) */
+    if ((!strcmp(op, "bar") || !strcmp(op, "barrier")) && has(in, "red") && !has(in, "arrive") && in->nops == 3 &&
+        in->ops[1].kind == OP_IMM) {
+        *mode = has(in, "popc") ? 0 : has(in, "and") ? 1 : has(in, "or") ? 2 : -1;
+        return *mode >= 0 ? PK_BARRED : 0;
+    }
     if (!strcmp(op, "shfl") && has(in, "sync") && in->nops == 5) {
         *mode = has(in, "up") ? 0 : has(in, "down") ? 1 : has(in, "bfly") ? 2 : has(in, "idx") ? 3 : -1;
         return *mode >= 0 ? PK_SHFL : 0;
@@ -3496,6 +3513,13 @@ out:
     free(open); free(close); free(sdepth); free(sopen); free(sclose);
 }
 
+/* Phase code grows with the registers saved and restored at its stop points (one statement
+ * each, plus a case of the resume switch); past this many the C compiler's time explodes and
+ * the kernel runs on fibers instead. Measured: CUB's DeviceRadixSortOnesweepKernel (CUDA 13,
+ * sm_75 PTX, __syncthreads_or once bar.red became a stop point) made 11 MB of C that gcc -O1
+ * had not compiled after 5 minutes (4.1 s as a thread-mode kernel). */
+#define PHASE_MAX_SAVES 4000
+
 /* Decides phase mode for the entry and computes the live sets; 0 = not eligible. */
 static int lower_phases(emit_t *E)
 {
@@ -3540,7 +3564,7 @@ static int lower_phases(emit_t *E)
         if (in->is_label) { if (next >= 0) succ[2 * i + nsucc[i]++] = next; continue; }
         int buf[256], nb = 0;
         const char *op = in->mods[0];
-        int nd = is_no_dest(op);
+        int nd = insn_no_dest(in);
         for (int k = 0; k < in->nops; k++) {
             if (k == 0 && !nd && (in->ops[0].kind == OP_REG || in->ops[0].kind == OP_VEC || in->ops[0].kind == OP_SINK)) {
                 int db[16], ndb = 0;
@@ -3628,6 +3652,14 @@ static int lower_phases(emit_t *E)
     for (int i = 0; use && i < n; i++) free(use[i]);
     free(use); free(nuse); free(def); free(ndef); free(succ); free(nsucc); free(live); free(tmp);
     if (E->st != NPU_OK) return 0;
+    long saves = 0;   /* register saves + restores the phase code will hold */
+    for (int k = 0; ok && k < E->nbar; k++) saves += E->bar_nlive[k];
+    if (ok && saves > PHASE_MAX_SAVES) {
+        if (ptx_dump_enabled("lower"))
+            fprintf(stderr, "== ptx lower: %s: no barrier phases: %d stop points save %ld registers in all (limit %d)\n",
+                    f->name, E->nbar, saves, PHASE_MAX_SAVES);
+        ok = 0;
+    }
     if (!ok) {
         for (int k = 0; k < E->nbar; k++) free(E->bar_live[k]);
         free(E->bar_live); free(E->bar_insn); free(E->bar_nlive);
@@ -3802,12 +3834,12 @@ static void lane_mark_hoist(emit_t *E, ptx_func_t *f)
 {
     for (int i = 0; i < f->ninsns; i++) {
         const ptx_insn_t *in = &f->insns[i];
-        if (in->is_label || in->nops < 1 || is_no_dest(in->mods[0])) continue;
+        if (in->is_label || in->nops < 1 || insn_no_dest(in)) continue;
         lane_dest_regs(E, &in->ops[0], 1, lane_count_def);   /* a register in a vector or pair is never "one definition" */
     }
     for (int i = 0; i < f->ninsns; i++) {
         const ptx_insn_t *in = &f->insns[i];
-        if (in->is_label || in->pred || in->nops < 2 || is_no_dest(in->mods[0]) || is_stop(in)) continue;
+        if (in->is_label || in->pred || in->nops < 2 || insn_no_dest(in) || is_stop(in)) continue;
         const char *op = in->mods[0];
         const ptx_opnd_t *d = &in->ops[0];
         if ((d->kind != OP_REG && d->kind != OP_SYM) || !d->name || d->name2) continue;
@@ -3995,9 +4027,14 @@ static void emit_entry(emit_t *E)
         for (int k = 0; k < E->nbar; k++) { int md; phase_kind(&f->insns[E->bar_insn[k]], &md); OUT(", %d", md); }
         OUT("};\n(void)__kmode;\n");
         OUT("uint32_t __curdummy; volatile uint32_t *__curlin = b->exec ? (volatile uint32_t *)b->exec : &__curdummy;\n");
-        OUT("memset(__resume, 0, (size_t)__nt * 4u);\nint __hold = 0, __ran = 0, __force = 0, __coll = 0;\nmemset(__chd, 0, __nt);\n");
+        OUT("memset(__resume, 0, (size_t)__nt * 4u);\nint __hold = 0, __ran = 0, __force = 0, __coll = 0, __bred = 0; (void)__bred;\nmemset(__chd, 0, __nt);\n");
         int ncoll = 0;   /* stop points that are warp collectives (not full-block barriers) */
-        for (int k = 0; k < E->nbar; k++) { int md; if (phase_kind(&f->insns[E->bar_insn[k]], &md) != PK_BAR) ncoll++; }
+        int nbred = 0;   /* bar.red stop points */
+        for (int k = 0; k < E->nbar; k++) {
+            int md, kd = phase_kind(&f->insns[E->bar_insn[k]], &md);
+            if (kd == PK_BARRED) nbred++;
+            else if (kd != PK_BAR) ncoll++;
+        }
         OUT("memset(__gdv, 0, __nt / NPU_LANES + 1u);\n");
         sb_t vb;
         lane_prepare(E, f, &vb);
@@ -4014,7 +4051,7 @@ static void emit_entry(emit_t *E)
                 "for (__l = 0; __l < NPU_LANES; __l++) __dd |= __resume[(size_t)__ling + __l] ^ __r0;\n");
             if (ncoll) OUT("for (__l = 0; __l < NPU_LANES; __l++) __hh |= __chd[(size_t)__ling + __l];\n");
             OUT("uint32_t __uni = __r0 != 0xffffffffu && !__dd && !__hh;\n"
-                "if (__uni && !__gdv[__ling / NPU_LANES]) {\nif (__hold && __kind[__r0] == 1) { __alive = 1; goto __gnext; }\n*__curlin = __ling; __ran = 1;\nswitch (__r0) {\n");
+                "if (__uni && !__gdv[__ling / NPU_LANES]) {\nif (__hold && (__kind[__r0] == 1 || __kind[__r0] == 8)) { __alive = 1; goto __gnext; }\n*__curlin = __ling; __ran = 1;\nswitch (__r0) {\n");
             for (int k = 0; k < E->nbar; k++) {
                 OUT("case %d: ", k + 1);
                 for (int j = 0; j < E->bar_nlive[k]; j++) {
@@ -4039,7 +4076,7 @@ static void emit_entry(emit_t *E)
         OUT("for (uint32_t __l2 = 0; %s; __l2++) {\n", E->lanes ? "__l2 < NPU_LANES && __xg + __l2 < __nx" : "__l2 < __nx");
         OUT("const uint32_t __x = __xg + __l2, __lin = __ling + __l2;\n");
         OUT("if (!__dk) {\nif (__resume[__lin] == 0xffffffffu) continue;\n");
-        OUT("if (__hold && __kind[__resume[__lin]] == 1) { __alive = 1; continue; }   /* a barrier waits for warps in collectives */\n");
+        OUT("if (__hold && (__kind[__resume[__lin]] == 1 || __kind[__resume[__lin]] == 8)) { __alive = 1; continue; }   /* a barrier waits for warps in collectives */\n");
         OUT("if (__chd[__lin]) { __alive = 1; continue; }   /* a warp collective waits for its mask */\n}\n");
         OUT("*__curlin = __lin; __ran = 1;\n");
         OUT("npu_tctx_t __tc; __tc.b = b; __tc.tid[0] = __x; __tc.tid[1] = __y; __tc.tid[2] = __z; __tc.linear = __lin;"
@@ -4093,12 +4130,12 @@ static void emit_entry(emit_t *E)
             "    if (__k0 == 0xffffffffu) { __k0 = __kj; __m0 = __cm[__base + __j]; }\n"
             "    else if (__kj != __k0 || __cm[__base + __j] != __m0) __same = 0;\n"
             "  }\n"
-            "  if (!__wlive || (__same && __kind[__k0] <= 1)) continue;\n"
+            "  if (!__wlive || (__same && (__kind[__k0] <= 1 || __kind[__k0] == 8))) continue;\n"
             "  uint32_t __wdone = 0, __wval = 0;   /* the warp-wide result, once computed (__same) */\n"
             "  for (uint32_t __lane = 0; __lane < __nw; __lane++) {\n"
             "  const uint32_t __i = __base + __lane;\n"
             "  uint32_t __k = __resume[__i];\n"
-            "  if (__k == 0xffffffffu || __kind[__k] <= 1) continue;\n"
+            "  if (__k == 0xffffffffu || __kind[__k] <= 1 || __kind[__k] == 8) continue;\n"
             "  __hold = 1;\n"
             "  uint32_t __peers = 0, __live = __wlive, __K = __kind[__k];\n"
             "  if (__same) __peers = __wlive;\n"
@@ -4140,6 +4177,21 @@ static void emit_entry(emit_t *E)
             "  }\n"
             "  }\n"
             "}\n}\n");
+        /* bar.red: once no thread is held at a warp collective (__hold == 0), every live thread
+         * waits at a barrier, so the block's reduction of the predicates left at bar.red is
+         * complete; it is written before the pass that resumes them. Threads at different
+         * bar.red points (undefined in CUDA) each get the reduction of their own point. */
+        if (nbred) OUT("if (__bred && !__hold) {\n__bred = 0;\n"
+            "uint32_t __bk = 0xffffffffu, __bn = 0, __bc = 0; int __mixed = 0;\n"
+            "for (uint32_t __i = 0; __i < __nt; __i++) { uint32_t __k = __resume[__i];\n"
+            "  if (__k == 0xffffffffu || __kind[__k] != 8) continue;\n"
+            "  if (__bk == 0xffffffffu) __bk = __k; else if (__k != __bk) __mixed = 1;\n"
+            "  __bn++; __bc += __ca[__i] != 0; }\n"
+            "for (uint32_t __i = 0; __i < __nt; __i++) { uint32_t __k = __resume[__i], __n = __bn, __c = __bc;\n"
+            "  if (__k == 0xffffffffu || __kind[__k] != 8) continue;\n"
+            "  if (__mixed) { __n = __c = 0; for (uint32_t __j = 0; __j < __nt; __j++) if (__resume[__j] == __k) { __n++; __c += __ca[__j] != 0; } }\n"
+            "  __cr[__i] = __kmode[__k] == 0 ? __c : __kmode[__k] == 1 ? (uint32_t)(__c == __n) : (uint32_t)(__c != 0); }\n"
+            "}\n");
         OUT("}\n}\n");
     } else {
         OUT("__attribute__((visibility(\"default\"))) void npu_kentry_block(npu_bctx_t *b, const uint8_t *__restrict params)\n{\n");
