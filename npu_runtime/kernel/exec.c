@@ -139,6 +139,9 @@ typedef struct exec_fiber {
     uintptr_t site;             /* activemask call site */
     int bar_op;
     struct exec_fiber *bar_next;
+    uint32_t rs[16];            /* warp lockstep: reconvergence points entered (ptx_lockstep.c) */
+    uint8_t rsd;                /* ... how many */
+    uint32_t rcid;              /* ... the point this lane waits at in ls_reconv */
 } exec_fiber_t;
 
 typedef struct exec_warp {
@@ -146,6 +149,8 @@ typedef struct exec_warp {
     uint32_t exited;            /* exited lanes and lanes past the end of the block */
     uint32_t blocked;           /* lanes suspended anywhere (collective, barrier, activemask) */
     uint32_t am_pending;        /* lanes waiting in activemask */
+    uint32_t ls_pending;        /* lanes waiting in ls_step (warp lockstep) */
+    uint32_t rc_pending;        /* lanes waiting in ls_reconv */
 } exec_warp_t;
 
 typedef struct exec_bar {
@@ -657,6 +662,7 @@ static inline void fiber_leave(exec_worker_t *w, exec_fiber_t *f)
 }
 
 static void am_try(exec_worker_t *w, unsigned warp);
+static int ls_try(exec_worker_t *w, unsigned warp, int force);
 
 static inline void fiber_block(exec_worker_t *w, exec_fiber_t *f, int wait)
 {
@@ -666,6 +672,10 @@ static inline void fiber_block(exec_worker_t *w, exec_fiber_t *f, int wait)
     ws->blocked |= 1u << f->t.lane;
     if (ws->am_pending)
         am_try(w, f->t.warp);
+    if (ws->ls_pending | ws->rc_pending)
+        ls_try(w, f->t.warp, 0);
+    if (f->state == FB_RUNNING)   /* released by the above (lockstep): go on */
+        return;
     fiber_leave(w, f);
 }
 
@@ -906,7 +916,9 @@ static uint32_t rt_redux(npu_tctx_t *t, int op, uint32_t v, uint32_t mask)
 static void am_try(exec_worker_t *w, unsigned warp)
 {
     exec_warp_t *ws = &w->warps[warp];
-    if (!ws->am_pending || (ws->blocked | ws->exited) != 0xffffffffu)
+    /* a lane waiting in ls_step (warp lockstep) has not settled yet: it goes on once the others
+     * are suspended and may reach this activemask too */
+    if (!ws->am_pending || ((ws->blocked & ~ws->ls_pending) | ws->exited) != 0xffffffffu)
         return;
     exec_fiber_t *base = &w->fibers[warp * 32];
     while (ws->am_pending) {
@@ -942,6 +954,77 @@ __attribute__((noinline)) static uint32_t rt_activemask(npu_tctx_t *t)
     if (ws->am_pending & bit)
         fiber_block(w, f, WAIT_WARP);
     return f->result;
+}
+
+/* Warp lockstep (ptx_lockstep.c, thread mode). A lane in ls_step waits until every live lane
+ * of its warp is suspended somewhere (the fiber analogue of a phase-mode pass: all lanes have
+ * done what precedes the point), then every lane waiting in ls_step goes on. A lane in
+ * ls_reconv (its point already popped) waits while another live lane of the warp still has
+ * the point on its stack. force: release every waiting lane (nothing else can move). Returns
+ * the number of lanes released. */
+static int ls_try(exec_worker_t *w, unsigned warp, int force)
+{
+    exec_warp_t *ws = &w->warps[warp];
+    if (!(ws->ls_pending | ws->rc_pending) || (!force && (ws->blocked | ws->exited) != 0xffffffffu))
+        return 0;
+    exec_fiber_t *base = &w->fibers[warp * 32];
+    uint32_t rel = ws->ls_pending;
+    for (uint32_t m = ws->rc_pending; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        int wait = 0;
+        for (uint32_t o = ~ws->exited & ~(1u << l); o && !wait && !force; o &= o - 1) {
+            const exec_fiber_t *g = &base[__builtin_ctz(o)];
+            for (unsigned d = 0; d < g->rsd; d++)
+                if (g->rs[d] == base[l].rcid) { wait = 1; break; }
+        }
+        if (!wait)
+            rel |= 1u << l;
+    }
+    ws->ls_pending &= ~rel;
+    ws->rc_pending &= ~rel;
+    if (!rel)
+        return 0;
+    for (uint32_t m = rel; m; m &= m - 1) {
+        exec_fiber_t *f = &base[__builtin_ctz(m)];
+        ws->blocked &= ~(1u << f->t.lane);
+        if (f == w->cur)
+            f->state = FB_RUNNING;
+        else if (f->state == FB_BLOCKED)
+            rq_push(w, f);
+    }
+    return __builtin_popcount(rel);
+}
+
+static void rt_ls_step(npu_tctx_t *t)
+{
+    exec_fiber_t *f = t ? t->exec : NULL;
+    if (!f)
+        return;
+    exec_worker_t *w = f->w;
+    w->warps[t->warp].ls_pending |= 1u << t->lane;
+    fiber_block(w, f, WAIT_WARP);
+}
+
+static void rt_ls_push(npu_tctx_t *t, uint32_t id)
+{
+    exec_fiber_t *f = t ? t->exec : NULL;
+    if (f && (!f->rsd || f->rs[f->rsd - 1] != id) && f->rsd < 16)
+        f->rs[f->rsd++] = id;
+}
+
+static void rt_ls_reconv(npu_tctx_t *t, uint32_t id)
+{
+    exec_fiber_t *f = t ? t->exec : NULL;
+    if (!f)
+        return;
+    /* leaving the region: drop the point and whatever was pushed after it (regions left
+     * through a side exit of unstructured code would otherwise stay on the stack) */
+    for (unsigned d = f->rsd; d-- > 0;)
+        if (f->rs[d] == id) { f->rsd = (uint8_t)d; break; }
+    f->rcid = id;
+    exec_worker_t *w = f->w;
+    w->warps[t->warp].rc_pending |= 1u << t->lane;
+    fiber_block(w, f, WAIT_WARP);
 }
 
 /* ----------------------------------------------------------------- barriers ---- */
@@ -1319,6 +1402,9 @@ static const npu_krt_t exec_krt = {
     .clock64 = rt_clock64,
     .globaltimer = rt_globaltimer,
     .memcheck = rt_memcheck,
+    .ls_step = rt_ls_step,
+    .ls_push = rt_ls_push,
+    .ls_reconv = rt_ls_reconv,
 };
 
 /* ------------------------------------------------------------- thread mode ---- */
@@ -1333,6 +1419,8 @@ static void fiber_exit(exec_worker_t *w, exec_fiber_t *f)
         warp_recheck(w, warp);
     if (w->warps[warp].am_pending)
         am_try(w, warp);
+    if (w->warps[warp].ls_pending | w->warps[warp].rc_pending)
+        ls_try(w, warp, 0);
     for (uint32_t m = w->bars_used; m; m &= m - 1) {
         exec_bar_t *bar = &w->bars[__builtin_ctz(m)];
         if (bar->count == 0 && bar_ready(w, bar))
@@ -1417,6 +1505,7 @@ static void run_threads(exec_worker_t *w, exec_grid_t *g)
         f->t.warp = i >> 5;
         f->t.exec = f;
         f->bar_next = NULL;
+        f->rsd = 0;
         /* stack colouring: stack tops 68 KiB apart would all map to one L1 set; shift each
          * by a different multiple of 64 bytes (9 is odd: 64 consecutive fibers, 64 sets) */
         npu_fiber_make(&f->ctx, npu_fiber_stack(&w->stacks, i), ss - (i * 9 % 64) * 64,
@@ -1429,6 +1518,8 @@ static void run_threads(exec_worker_t *w, exec_grid_t *g)
         w->warps[k].exited = 0;
         w->warps[k].blocked = 0;
         w->warps[k].am_pending = 0;
+        w->warps[k].ls_pending = 0;
+        w->warps[k].rc_pending = 0;
     }
     if (n & 31)
         w->warps[nwarps - 1].exited = ~((1u << (n & 31)) - 1);
@@ -1437,6 +1528,13 @@ static void run_threads(exec_worker_t *w, exec_grid_t *g)
 
     while (w->abort == NPU_OK) {
         if (w->rq_head == w->rq_tail) {
+            /* lanes held at a reconvergence point for a lane that waits elsewhere (a barrier
+             * inside a divergent region): let them go rather than deadlock */
+            int moved = 0;
+            for (unsigned k = 0; k < nwarps && !moved; k++)
+                moved = ls_try(w, k, 1);
+            if (moved)
+                continue;
             if (w->nexited < n) {
                 log_deadlock(w);
                 w->abort = NPU_EDEADLOCK;

@@ -20,7 +20,7 @@
 #define NPU_KABI_H
 #include <stdint.h>
 
-#define NPU_KABI_VERSION 3
+#define NPU_KABI_VERSION 4
 
 typedef struct npu_krt npu_krt_t;
 
@@ -103,6 +103,14 @@ struct npu_krt {
      * b->shared). kind = NPU_MC_* access and space bits; line = PTX source line. Returns when
      * the access is valid; otherwise reports it and abandons the block (does not return). */
     void (*memcheck)(npu_tctx_t *t, uint64_t addr, uint32_t size, uint32_t kind, uint32_t line);
+    /* Warp lockstep for warp-synchronous code (ptx_lockstep.c), thread mode: ls_step before an
+     * access waits until every live lane of the warp is suspended somewhere, then the lanes
+     * waiting in ls_step go on together; ls_push puts reconvergence point id on the lane's
+     * stack (not twice in a row); ls_reconv pops id when on top and waits while another live
+     * lane of the warp still has id on its stack. */
+    void (*ls_step)(npu_tctx_t *t);
+    void (*ls_push)(npu_tctx_t *t, uint32_t id);
+    void (*ls_reconv)(npu_tctx_t *t, uint32_t id);
 };
 enum { NPU_MC_READ = 0, NPU_MC_WRITE = 1, NPU_MC_ATOMIC = 2,
        NPU_MC_GENERIC = 0 << 4, NPU_MC_GLOBAL = 1 << 4, NPU_MC_SHARED = 2 << 4 };

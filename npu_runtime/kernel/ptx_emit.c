@@ -142,6 +142,17 @@
  *    Slowdown (bench_memcheck, one run, loaded 2 vCPU): vectorAdd 16M 7.1x (a call per access
  *    gave 18.8x, a 1-entry cache that missed on 3 arrays 92x), tiled SGEMM 512 2.8x (17x
  *    before the inline .shared check).
+ *  - Warp-synchronous code (ptx_lockstep.c, pass "lockstep" before lower): accesses through
+ *    which a warp's threads exchange data without a barrier become stop points of phase mode
+ *    (PK_LOCKSTEP: the access runs after the stop), branches that may split a warp around such
+ *    points push their immediate post-dominator ("__rspush") and threads wait there
+ *    ("__reconv", PK_RECONV) until their warp has left the region; barriers wait while any
+ *    thread is at one of these. Kernels phase mode refuses run them on fibers (rt->ls_*).
+ *    Measured: cupy.partition of 64K floats (kth 100) 28.6 ms with wrong results -> 1113 ms
+ *    exact with a per-lane scan of the other lanes' stacks -> 207-231 ms with one scan per
+ *    warp and point; 1.5x slower again on fibers. bench_kernels and CuPy's radix sort: no
+ *    change (their kernels mark nothing, or few points in code that is on fibers anyway).
+ *    NPU_PTX_NO_LOCKSTEP=1 turns it off.
  *  - Unsupported, reported by name with NPU_EPTXUNSUP: textures/surfaces, wmma/mma/ldmatrix,
  *    cp.async.bulk/mbarrier, brx.idx, vector atomics, cvt.pack, 8-bit float types, clusters
  *    beyond size 1, indirect calls with register arguments.
@@ -155,7 +166,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Static_assert(NPU_KABI_VERSION == 3, "npu_kabi.h changed: check the prelude and bump PTX_TRANSLATOR_VERSION");
+_Static_assert(NPU_KABI_VERSION == 4, "npu_kabi.h changed: check the prelude and bump PTX_TRANSLATOR_VERSION");
 
 /* The texts pasted into every generated file (see the header comment of ptx_prelude.h). */
 __asm__(".section .rodata\n"
@@ -241,6 +252,9 @@ typedef struct emit {
     char *hoist;                             /* per entry insn: computed once per block (lane_mark_hoist) */
     sb_t hoisted;                            /* ... their lane-copy text */
     const char *sa_dst, *sa_to;              /* lane copy: a write to register sa_dst goes to sa_to */
+    int nlockstep;                           /* entry accesses marked by ptx_lockstep_mark */
+    int ls_inner;                            /* emitting the access after its lockstep stop */
+    int ls_idx;                              /* lane copy: index of that access */
 } emit_t;
 static uint32_t lstride(const struct emit *E);
 
@@ -1596,12 +1610,25 @@ static int is_sync_op(const char *op)
 /* a point where a thread stops in phase mode (wmma.load/store are per-lane) */
 static int is_stop(const ptx_insn_t *in)
 {
-    return is_sync_op(in->mods[0]) && !(!strcmp(in->mods[0], "wmma") && !has(in, "mma"));
+    return in->lockstep || !strcmp(in->mods[0], "__reconv") ||
+           (is_sync_op(in->mods[0]) && !(!strcmp(in->mods[0], "wmma") && !has(in, "mma")));
 }
 
 /* Warp collectives handled in phase mode: kind codes shared with the generated resolver. */
-enum { PK_BAR = 1, PK_SHFL = 2, PK_VOTE = 3, PK_ACTIVEMASK = 4, PK_WARPSYNC = 5, PK_REDUX = 6, PK_WMMA = 7, PK_BARRED = 8 };
+enum { PK_BAR = 1, PK_SHFL = 2, PK_VOTE = 3, PK_ACTIVEMASK = 4, PK_WARPSYNC = 5, PK_REDUX = 6, PK_WMMA = 7, PK_BARRED = 8,
+       PK_LOCKSTEP = 9, PK_RECONV = 10 };
+static void emit_lane_insn(emit_t *E, const ptx_insn_t *in, int idx);
+static void emit_insn(emit_t *E, const ptx_insn_t *in);
 static int phase_kind(const ptx_insn_t *in, int *mode);
+
+/* ptx_lockstep.c's "__rspush ID": the reconvergence point ID goes on the thread's stack unless it
+ * is already on top (a loop's branch runs every iteration); a full stack (16) gives up waiting
+ * for that region (the lanes then run as without lockstep). */
+static void emit_rspush(emit_t *E, const ptx_insn_t *in, const char *ix)
+{
+    OUT("{ size_t __q = %s; uint32_t __d = __rsd[__q]; if ((!__d || __rst[__q * 16u + __d - 1u] != %uu) && __d < 16u) "
+        "{ __rst[__q * 16u + __d] = %uu; __rsd[__q] = (uint8_t)(__d + 1u); } }", ix, (uint32_t)in->ops[0].imm, (uint32_t)in->ops[0].imm);
+}
 
 /* Phase mode: a stop point. Inputs go to the thread's slots, live registers to its state;
  * the resolver between phases computes warp results into __cr/__cp; resuming writes them.
@@ -1618,6 +1645,14 @@ static void emit_phase_stop(emit_t *E, const ptx_insn_t *in)
      * scatters for these saves: tiled SGEMM 177 -> 330 ms) */
     const char *ix = ln ? "((size_t)__ling + __l)" : "__lin";
     if (kind == PK_BARRED) OUT("__bred = 1; ");   /* the block reduction runs after the pass */
+    else if (kind == PK_LOCKSTEP) OUT("__lsk = 1; ");   /* barriers wait while a lane steps */
+    else if (kind == PK_RECONV) {   /* leave the region: pop this point if it is on top, then wait for the others */
+        uint32_t rid = (uint32_t)E->bar_insn[id - 1];
+        /* drop the point and whatever was pushed after it (side exits of unstructured code) */
+        if (ln) OUT("for (__l = 0; __l < NPU_LANES; __l++) { size_t __q = %s; for (uint32_t __d = __rsd[__q]; __d-- > 0;) if (__rst[__q * 16u + __d] == %uu) { __rsd[__q] = (uint8_t)__d; break; } } ", ix, rid);
+        else OUT("for (uint32_t __d = __rsd[%s]; __d-- > 0;) if (__rst[(size_t)%s * 16u + __d] == %uu) { __rsd[%s] = (uint8_t)__d; break; } ", ix, ix, rid, ix);
+        OUT("__rvk = 1; ");
+    }
     else if (kind != PK_BAR) OUT("__coll = 1; ");   /* the resolver runs after this pass */
     if (ln) OUT("for (__l = 0; __l < NPU_LANES; __l++) { ");
     switch (kind) {
@@ -1684,6 +1719,24 @@ static void emit_phase_stop(emit_t *E, const ptx_insn_t *in)
     default: break;
     }
     if (ln) OUT(" }");
+    if (kind == PK_LOCKSTEP) {   /* now the access itself, as it would have been emitted */
+        E->ls_inner = 1;
+        if (ln) {
+            size_t m0 = E->out.n;
+            E->lane_fuse = 0;
+            emit_lane_insn(E, in, E->ls_idx);
+            if (E->lane_fuse) {   /* a fusable per-lane statement: its own loop here */
+                char *txt = strdup(E->out.s + m0);
+                if (!txt) E->st = NPU_EHOSTMEM;
+                else { E->out.n = m0; E->out.s[m0] = 0; OUT("for (__l = 0; __l < NPU_LANES; __l++) %s", txt); free(txt); }
+                E->lane_fuse = 0;
+            }
+            /* a stop is never moved ahead of the pending fused loop (whose registers it saves),
+             * even when the access after it is a uniform load */
+            E->lane_uni_dest = NULL;
+        } else emit_insn(E, in);
+        E->ls_inner = 0;
+    }
 }
 
 /* wmma.load / wmma.store (per lane, m16n16k16 only) */
@@ -1937,6 +1990,19 @@ static void emit_insn(emit_t *E, const ptx_insn_t *in)
 {
     const char *op = in->mods[0];
     ty_t u32 = TY('u', 4);
+    if (in->lockstep && E->phase && E->in_entry && !E->ls_inner) { emit_phase_stop(E, in); return; }
+    if (in->lockstep && E->thread_mode && E->in_entry) OUT("rt->ls_step(t); ");
+    if (!strncmp(op, "__", 2)) {   /* ptx_lockstep.c's pseudo-instructions: phase and thread mode act on them */
+        if (!E->in_entry) return;
+        if (E->phase) {
+            if (!strcmp(op, "__reconv")) emit_phase_stop(E, in);
+            else if (!strcmp(op, "__rspush")) emit_rspush(E, in, "__lin");
+        } else if (E->thread_mode) {
+            if (!strcmp(op, "__reconv")) OUT("rt->ls_reconv(t, %uu);", (uint32_t)(in - E->f->insns));
+            else if (!strcmp(op, "__rspush")) OUT("rt->ls_push(t, %uu);", (uint32_t)in->ops[0].imm);
+        }
+        return;
+    }
     if (!strcmp(op, "add") || !strcmp(op, "sub") || !strcmp(op, "addc") || !strcmp(op, "subc")) {
         emit_arith(E, in, op);
     } else if (!strcmp(op, "mul") || !strcmp(op, "mul24")) emit_mul(E, in, 0);
@@ -2718,8 +2784,9 @@ static void emit_lane_insn(emit_t *E, const ptx_insn_t *in, int idx)
         emit_lane_cond(E, in, "__vret", idx);
         return;
     }
-    if (E->phase && is_stop(in)) {
+    if (E->phase && is_stop(in) && !(in->lockstep && E->ls_inner)) {
         if (in->pred) { E->lane_bad = 1; return; }
+        E->ls_idx = idx;
         emit_phase_stop(E, in);
         return;
     }
@@ -2732,6 +2799,10 @@ static void emit_lane_insn(emit_t *E, const ptx_insn_t *in, int idx)
     }
     if (!strcmp(op, "membar") || !strcmp(op, "fence")) { emit_insn(E, in); return; }
     if (!strcmp(op, "prefetch") || !strcmp(op, "prefetchu")) { OUT("/* %s */", in->opcode); return; }
+    if (!strncmp(op, "__", 2)) {   /* ptx_lockstep.c's push (its __reconv is a stop, above) */
+        if (E->phase && !strcmp(op, "__rspush")) { OUT("for (__l = 0; __l < NPU_LANES; __l++) "); emit_rspush(E, in, "((size_t)__ling + __l)"); }
+        return;
+    }
     if (!lane_op_ok(in) && strcmp(op, "ld") && strcmp(op, "ldu") && strcmp(op, "st")) { E->lane_bad = 1; return; }
     /* plain per-lane statements are fused into one lane loop by emit_body_lane (fewer loops:
      * the compiler's time goes per loop); atomics and checked instructions keep their own */
@@ -3344,6 +3415,7 @@ static int insn_no_dest(const ptx_insn_t *in)
 {
     const char *op = in->mods[0];
     if ((!strcmp(op, "bar") || !strcmp(op, "barrier")) && has(in, "red")) return 0;
+    if (!strncmp(op, "__", 2)) return 1;   /* ptx_lockstep.c's pseudo-instructions */
     static const char *nd[] = {"st", "red", "bar", "barrier", "membar", "fence", "bra", "brx", "ret", "exit", "call",
                                "prefetch", "prefetchu", "trap", "brkpt", "cp", "nanosleep", "pmevent", "discard",
                                "applypriority", "griddepcontrol", NULL};
@@ -3390,6 +3462,8 @@ static int phase_kind(const ptx_insn_t *in, int *mode)
 {
     const char *op = in->mods[0];
     *mode = 0;
+    if (in->lockstep) return PK_LOCKSTEP;   /* (may be guarded: the access is, the stop is not) */
+    if (!strcmp(op, "__reconv")) return PK_RECONV;
     if (in->pred) return 0;
     if (full_barrier(in)) return PK_BAR;
     if ((!strcmp(op, "bar") || !strcmp(op, "barrier")) && has(in, "warp") && in->nops == 1) return PK_WARPSYNC;
@@ -3517,8 +3591,10 @@ out:
  * each, plus a case of the resume switch); past this many the C compiler's time explodes and
  * the kernel runs on fibers instead. Measured: CUB's DeviceRadixSortOnesweepKernel (CUDA 13,
  * sm_75 PTX, __syncthreads_or once bar.red became a stop point) made 11 MB of C that gcc -O1
- * had not compiled after 5 minutes (4.1 s as a thread-mode kernel). */
-#define PHASE_MAX_SAVES 4000
+ * had not compiled after 5 minutes (4.1 s as a thread-mode kernel); CuPy's partition kernel
+ * with its warp lockstep points saves 5965 and compiles in 8.9 s on the loaded 2-vCPU guest,
+ * running 1.5x faster than on fibers. */
+#define PHASE_MAX_SAVES 8000
 
 /* Decides phase mode for the entry and computes the live sets; 0 = not eligible. */
 static int lower_phases(emit_t *E)
@@ -3629,7 +3705,7 @@ static int lower_phases(emit_t *E)
             int k = E->nbar++;
             E->bar_insn[k] = i;
             /* live after the barrier = live-in of its successor */
-            int sidx = nsucc[i] ? succ[2 * i] : -1;
+            int sidx = in->lockstep ? i : nsucc[i] ? succ[2 * i] : -1;   /* a lockstep stop comes before its access */
             E->bar_live[k] = calloc((size_t)(nregs + 1), sizeof(char *));
             if (!E->bar_live[k]) { ok = 0; break; }
             for (int rr = 0; sidx >= 0 && rr < nregs; rr++)
@@ -3993,7 +4069,7 @@ static void emit_entry(emit_t *E)
             "(void)__nctaid0; (void)__nctaid1; (void)__nctaid2;\n");
         /* the block state lives in the executor's per-worker scratch (freed with the worker) */
         OUT("npu_kexec_hdr_t *__xh = (npu_kexec_hdr_t *)b->exec;\n");
-        OUT("size_t __need = (size_t)__nt * (4u + %uu + sizeof(struct __live) + 16u + 24u + 128u + 2u) + 256u + 64u * %du + %uu;\n", lsz, nlive + 1, E->lalign);
+        OUT("size_t __need = (size_t)__nt * (4u + %uu + sizeof(struct __live) + 16u + 24u + 128u + 2u + 65u) + 256u + 64u * %du + %uu;\n", lsz, nlive + 1, E->lalign);
         OUT("if (__need > __xh->scratch_cap) { free(__xh->scratch); __xh->scratch = (uint8_t *)malloc(__need); __xh->scratch_cap = __xh->scratch ? __need : 0; }\n");
         OUT("uint8_t *__st = __xh->scratch;\n");
         OUT("if (!__st) { npu_tctx_t __t0; memset(&__t0, 0, sizeof __t0); __t0.b = b; rt->fault(&__t0, %d, 0, \"out of host memory for the block state\"); return; }\n",
@@ -4019,15 +4095,19 @@ static void emit_entry(emit_t *E)
             "(void)__cb; (void)__cc2; (void)__cp;\n"
             "uint32_t *__cw = __cp + __nt, *__cwr = __cw + (size_t)__nt * 24u; (void)__cw; (void)__cwr;\n"
             "uint8_t *__gdv = (uint8_t *)(__cwr + (size_t)__nt * 8u); (void)__gdv;   /* per lane group: left the lane copy once */\n"
-            "uint8_t *__chd = __gdv + __nt / NPU_LANES + 1u;   /* per thread: held at a warp collective until its mask is there */\n");
+            "uint8_t *__chd = __gdv + __nt / NPU_LANES + 1u;   /* per thread: held at a warp collective until its mask is there */\n"
+            "uint32_t *__rst = (uint32_t *)(((uintptr_t)(__chd + __nt) + 3u) & ~(uintptr_t)3u);   /* per thread: reconvergence stack (ptx_lockstep.c) */\n"
+            "uint8_t *__rsd = (uint8_t *)(__rst + (size_t)__nt * 16u); (void)__rst; (void)__rsd;\n");
         /* kind of each stop point: 1 barrier, 2 shfl, 3 vote, 4 activemask, 5 bar.warp.sync, 6 redux */
         OUT("static const uint8_t __kind[%d] = {0", E->nbar + 1);
         for (int k = 0; k < E->nbar; k++) { int md; OUT(", %d", phase_kind(&f->insns[E->bar_insn[k]], &md)); }
         OUT("};\nstatic const uint8_t __kmode[%d] = {0", E->nbar + 1);
         for (int k = 0; k < E->nbar; k++) { int md; phase_kind(&f->insns[E->bar_insn[k]], &md); OUT(", %d", md); }
-        OUT("};\n(void)__kmode;\n");
+        OUT("};\nstatic const uint32_t __kpc[%d] = {0", E->nbar + 1);   /* program position of each stop (min-PC) */
+        for (int k = 0; k < E->nbar; k++) OUT(", %du", E->bar_insn[k]);
+        OUT("};\n(void)__kmode; (void)__kpc;\n");
         OUT("uint32_t __curdummy; volatile uint32_t *__curlin = b->exec ? (volatile uint32_t *)b->exec : &__curdummy;\n");
-        OUT("memset(__resume, 0, (size_t)__nt * 4u);\nint __hold = 0, __ran = 0, __force = 0, __coll = 0, __bred = 0; (void)__bred;\nmemset(__chd, 0, __nt);\n");
+        OUT("memset(__resume, 0, (size_t)__nt * 4u);\nint __hold = 0, __ran = 0, __force = 0, __coll = 0, __bred = 0, __rvk = 0, __lsk = 0; (void)__bred; (void)__rvk; (void)__lsk;\nmemset(__chd, 0, __nt); memset(__rsd, 0, __nt);\n");
         int ncoll = 0;   /* stop points that are warp collectives (not full-block barriers) */
         int nbred = 0;   /* bar.red stop points */
         for (int k = 0; k < E->nbar; k++) {
@@ -4130,12 +4210,12 @@ static void emit_entry(emit_t *E)
             "    if (__k0 == 0xffffffffu) { __k0 = __kj; __m0 = __cm[__base + __j]; }\n"
             "    else if (__kj != __k0 || __cm[__base + __j] != __m0) __same = 0;\n"
             "  }\n"
-            "  if (!__wlive || (__same && (__kind[__k0] <= 1 || __kind[__k0] == 8))) continue;\n"
+            "  if (!__wlive || (__same && (__kind[__k0] <= 1 || __kind[__k0] >= 8))) continue;\n"
             "  uint32_t __wdone = 0, __wval = 0;   /* the warp-wide result, once computed (__same) */\n"
             "  for (uint32_t __lane = 0; __lane < __nw; __lane++) {\n"
             "  const uint32_t __i = __base + __lane;\n"
             "  uint32_t __k = __resume[__i];\n"
-            "  if (__k == 0xffffffffu || __kind[__k] <= 1 || __kind[__k] == 8) continue;\n"
+            "  if (__k == 0xffffffffu || __kind[__k] <= 1 || __kind[__k] >= 8) continue;\n"
             "  __hold = 1;\n"
             "  uint32_t __peers = 0, __live = __wlive, __K = __kind[__k];\n"
             "  if (__same) __peers = __wlive;\n"
@@ -4192,6 +4272,42 @@ static void emit_entry(emit_t *E)
             "  if (__mixed) { __n = __c = 0; for (uint32_t __j = 0; __j < __nt; __j++) if (__resume[__j] == __k) { __n++; __c += __ca[__j] != 0; } }\n"
             "  __cr[__i] = __kmode[__k] == 0 ? __c : __kmode[__k] == 1 ? (uint32_t)(__c == __n) : (uint32_t)(__c != 0); }\n"
             "}\n");
+        /* reconvergence (ptx_lockstep.c): a thread at "__reconv" (its own point already popped) is
+         * held while another live thread of its warp still has that point on its stack; a pass in
+         * which nobody ran releases everybody (__force). While one is held, threads at barriers
+         * wait too (__hold). Lockstep access points need nothing here: being stop points, every
+         * lane's code before them ran in the passes before. */
+        /* a barrier waits while any thread is still between stops of the lockstep kind: the
+         * pass model releases a barrier in the pass after every thread stopped there, which
+         * holds only while no thread stopped anywhere else (CUB's look-back scan: one warp
+         * steps through its spin loop while the others wait at __syncthreads) */
+        if (E->nlockstep) OUT("if (__lsk) { __lsk = 0; __hold = 1; }\n");
+        if (E->nlockstep) OUT("if (__rvk) { int __held = 0; __rvk = 0;\n"
+            "for (uint32_t __base = 0; __base < __nt; __base += 32u) {\n"
+            "  uint32_t __nw = __nt - __base < 32u ? __nt - __base : 32u, __r0 = 0xffffffffu; int __mixed = 0;\n"
+            "  for (uint32_t __j = 0; __j < __nw; __j++) { uint32_t __k = __resume[__base + __j];\n"
+            "    if (__k == 0xffffffffu || __kind[__k] != 10) continue;\n"
+            "    if (__r0 == 0xffffffffu) __r0 = __kpc[__k]; else if (__kpc[__k] != __r0) __mixed = 1; }\n"
+            "  if (__r0 == 0xffffffffu) continue;\n"
+            "  __rvk = 1; __held = 1;   /* barriers wait for threads at reconvergence points, held or not */\n"
+            "  if (!__mixed) {   /* one point (the usual case): is any other lane still inside its region? */\n"
+            "    int __in = 0;\n"
+            "    for (uint32_t __j = 0; __j < __nw && !__in; __j++) { uint32_t __m = __base + __j, __k = __resume[__m];\n"
+            "      if (__k == 0xffffffffu || __kind[__k] == 10) continue;\n"
+            "      for (uint32_t __d = 0; __d < __rsd[__m]; __d++) if (__rst[(size_t)__m * 16u + __d] == __r0) { __in = 1; break; } }\n"
+            "    for (uint32_t __j = 0; __j < __nw; __j++) { uint32_t __k = __resume[__base + __j];\n"
+            "      if (__k != 0xffffffffu && __kind[__k] == 10) __chd[__base + __j] = __in && !__force; }\n"
+            "    continue;\n"
+            "  }\n"
+            "  for (uint32_t __j = 0; __j < __nw; __j++) { uint32_t __i = __base + __j, __k = __resume[__i];\n"
+            "    if (__k == 0xffffffffu || __kind[__k] != 10) continue;\n"
+            "    uint32_t __r = __kpc[__k]; int __w = 0;\n"
+            "    for (uint32_t __q = 0; __q < __nw && !__w; __q++) { uint32_t __m = __base + __q;\n"
+            "      if (__m == __i || __resume[__m] == 0xffffffffu) continue;\n"
+            "      for (uint32_t __d = 0; __d < __rsd[__m]; __d++) if (__rst[(size_t)__m * 16u + __d] == __r) { __w = 1; break; } }\n"
+            "    __chd[__i] = __w && !__force; }\n"
+            "}\n"
+            "if (__held) __hold = 1;\n}\n");
         OUT("}\n}\n");
     } else {
         OUT("__attribute__((visibility(\"default\"))) void npu_kentry_block(npu_bctx_t *b, const uint8_t *__restrict params)\n{\n");
@@ -4253,9 +4369,18 @@ npu_status_t ptx_translate(ptx_prog_t *p, ptx_func_t *entry, ptx_out_t *out)
     for (int i = 0; i < E.nfuncs && E.st == NPU_OK; i++) check_func(&E, E.funcs[i]);
     if (E.st == NPU_OK && ptx_dump_enabled("check"))
         fprintf(stderr, "== ptx check: %s: %d function(s) ok\n", entry->name, E.nfuncs);
-    if (E.st == NPU_OK && sync && lower_phases(&E)) {
+    /* accesses through which a warp's threads talk without a barrier: stop points of phase mode
+     * where the warp steps in lockstep (ptx_lockstep.c) */
+    if (E.st == NPU_OK && !npu_env("NPU_PTX_NO_LOCKSTEP")) E.nlockstep = ptx_lockstep_mark(p, entry);
+    if (E.nlockstep < 0) { E.nlockstep = 0; E.st = NPU_EHOSTMEM; }
+    if (E.nlockstep)
+        NPU_INFO("kernel %s: threads of a warp exchange data through memory without a barrier (warp-synchronous code): "
+                 "%d access(es) run in warp lockstep", entry->name, E.nlockstep);
+    if (E.st == NPU_OK && (sync || E.nlockstep) && lower_phases(&E)) {
         E.phase = 1;
         sync = 0;
+    } else if (E.nlockstep) {
+        sync = 1;   /* lockstep on fibers (exec.c: rt->ls_step / ls_push / ls_reconv) */
     }
     E.thread_mode = sync;
     /* shared variables referenced get laid out in reference order during emission */

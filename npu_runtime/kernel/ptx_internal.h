@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PTX_TRANSLATOR_VERSION "ptx2c-8"
+#define PTX_TRANSLATOR_VERSION "ptx2c-9"
 
 /* A device "function address" (mov of a .func symbol, or a .func named in a variable's
  * initialiser) is a token: the function's index in ptx_prog_t.funcs, tagged. Every kernel .so
@@ -73,6 +73,7 @@ typedef struct ptx_insn {
     ptx_opnd_t ops[PTX_MAXOPS];
     int nops;
     int bad_ops;            /* operands did not parse (reported by check) */
+    uint8_t lockstep;       /* the entry's warp steps in lockstep before this access (ptx_lockstep.c) */
 } ptx_insn_t;
 
 typedef struct ptx_func {
@@ -87,6 +88,7 @@ typedef struct ptx_func {
     uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg;
     /* filled by ptx_parse_func */
     int parsed;
+    int lockstep_done, nlockstep;        /* ptx_lockstep_mark ran (it rewrites insns once) */
     npu_status_t parse_status;
     ptx_insn_t *insns; int ninsns;
     ptx_var_t *locals; int nlocals;      /* .reg/.param/.local/.shared declared in the body */
@@ -120,6 +122,13 @@ int ptx_type_size(const char *t);                    /* bytes of a PTX type name
 ptx_func_t *ptx_find_func(ptx_prog_t *p, const char *name);  /* prefers a definition */
 ptx_var_t *ptx_find_var(ptx_prog_t *p, const char *name);    /* prefers a definition */
 int ptx_dump_enabled(const char *pass);              /* NPU_PTX_DUMP names this pass (or "all") */
+
+/* ptx_lockstep.c: marks the accesses of an entry before which a warp must step in lockstep and
+ * inserts the reconvergence pseudo-instructions "__rspush ID" (before a branch) and "__reconv"
+ * (at the branch's immediate post-dominator, ID = its own index); returns the number of
+ * lockstep points (0: none, nothing inserted), -1 when out of memory (nothing marked). Runs
+ * once per function: later calls return the first answer. */
+int ptx_lockstep_mark(ptx_prog_t *p, ptx_func_t *f);
 
 /* ptx_emit.c: check + lower + emit for one entry (parses the functions it needs). */
 npu_status_t ptx_translate(ptx_prog_t *p, ptx_func_t *entry, ptx_out_t *out);

@@ -137,3 +137,28 @@ assert (a == b).all()                        # same seed, same sequence
 print("OK")
 """))
     assert "OK" in p.stdout
+
+
+def test_partition_warp_synchronous(tmp_path):
+    # cupy.partition / argpartition for n >= 16384 run CuPy's partition kernel, a bitonic
+    # sort per warp in global memory with no barrier: it relies on a converged warp executing
+    # in lockstep (ptx_lockstep.c). Checked against NumPy's definition of a partition.
+    need("cupy")
+    p = check(run_script(tmp_path, """
+import numpy as np
+import cupy as cp
+rng = np.random.default_rng(3)
+for n in (16384,):
+    for dt in (np.float32, np.int64):
+        a = (rng.standard_normal(n) * 1000).astype(dt)
+        s = np.sort(a)
+        for kth in (0, 100, n - 1):
+            r = cp.asnumpy(cp.partition(cp.asarray(a), kth))
+            assert r[kth] == s[kth], (n, dt, kth, r[kth], s[kth])
+            assert (r[:kth] <= r[kth]).all() and (r[kth + 1:] >= r[kth]).all(), (n, dt, kth)
+            assert (np.sort(r) == s).all(), (n, dt, kth)
+        i = cp.asnumpy(cp.argpartition(cp.asarray(a), 100))
+        assert a[i[100]] == s[100] and (a[i[:100]] <= s[100]).all() and sorted(i.tolist()) == list(range(n))
+print("OK")
+"""))
+    assert "OK" in p.stdout
