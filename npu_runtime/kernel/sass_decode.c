@@ -1,0 +1,1450 @@
+/*
+ * sass_decode.c - table-driven decoder of Volta-family SASS (sm_75, sm_80, sm_86, sm_89):
+ * the core (field extraction, strictness check, dispatch) and the ALU instructions.
+ * Memory, warp and control-flow instructions are in sass_decode_ctl.c, the printer in
+ * sass_format.c.
+ *
+ * ENCODING (128 bits, two little-endian u64; bit n of the instruction = bit n%64 of word n/64)
+ *   0-8     opcode; 9-11 operand form (ALU: where sources b and c come from, see
+ *           sass_sm70.def; other classes: part of the opcode)
+ *   12-14   guard predicate P0-P6/PT (uniform UP0-UP6/UPT for a few), 15 guard negation
+ *   16-23   destination register (R0-R254, 255 = RZ; uniform: UR0-UR62, 63 = URZ)
+ *   24-31   source a
+ *   32-63   source b/c: register (32-39), 32-bit immediate (32-63; float ops: the float's
+ *           bits; double ops: the top 32 bits of the double; half ops: two halves),
+ *           constant bank c[bank][offset]: offset 38-53 (bytes, signed, multiple of 4 in
+ *           ALU forms; LDC/ULDC use all 16 bits), bank 54-58; bit 91 set: the bank is a
+ *           uniform register (cx[URn], n in 32-37); uniform register (32-37)
+ *   64-71   source c (or b), a register
+ *   72-90   modifiers, per opcode (negate/abs bits, comparison, types, rounding ...);
+ *           81-83 / 84-86: predicate destinations, 87-90: a predicate source with its
+ *           negation in 90 (carry-in, select condition, combining predicate)
+ *   91      uniform-register / bindless form of some sources
+ *   105-108 stall cycles, 109 yield, 110-112 write scoreboard, 113-115 read scoreboard,
+ *   116-121 scoreboard wait mask, 122-125 operand-reuse flags (sources a, b, c, d)
+ * Memory instructions put the address register in 24-31, its 24-bit signed offset in 40-63
+ * and the data register in 32-39 (stores) or 64-71; types in 73-75, .E (64-bit address) in
+ * 72, ordering/scope in 77-80, cache policy in 84-86, the uniform-register address part in
+ * 32-37 (selected by bit 76, 71 for atomics, 91 for shared/local).
+ *
+ * TABLES: sass_ops.def (opcode names), sass_mods.def (modifier tokens), sass_sm70.def (one
+ * line per 9-bit opcode: accepted forms, first SM, handler, variant). The dispatch table is
+ * sass_sm70.def expanded into an array indexed by the 9 low opcode bits. A handler reads
+ * its fields with sass_fld() (or sass_expect() for fields that must hold a default), pushes
+ * modifiers in nvdisasm's print order and operands in nvdisasm's order; small const arrays
+ * map field values to modifier ids (SASS_MOD_BAD marks values that are not an encoding).
+ * After the handler, every bit of 12-104 and 122-127 that is set but was not read makes the
+ * instruction SASS_EFIELD: unknown encodings are refused, not guessed.
+ *
+ * VALIDATION: tests/sass/run_sass.sh decodes every instruction of cubins built from the
+ * test kernels for sm_75 and sm_80 and compares sass_format() with nvdisasm (PyPI
+ * nvidia-cuda-nvdisasm) line by line; SASS_CORPUS=<libtorch_cuda.so> runs the same over
+ * PyTorch's sm_75/sm_80 cubins (numbers: see the end of this comment).
+ * Encoding facts come from probing nvdisasm -b (flipping each bit of real instructions)
+ * and from Mesa NAK's sm70 encoder (field positions of many ops).
+ */
+#include "sass_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ------------------------------------------------------------- core helpers ---- */
+
+static uint64_t bits_of(const uint64_t w[2], unsigned lo, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned b = lo + i;
+        v |= ((w[b >> 6] >> (b & 63)) & 1ull) << i;
+    }
+    return v;
+}
+
+uint64_t sass_peek(const sass_dctx_t *d, unsigned lo, unsigned n)
+{
+    return bits_of(d->w, lo, n);
+}
+
+uint64_t sass_fld(sass_dctx_t *d, unsigned lo, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        unsigned b = lo + i;
+        d->used[b >> 6] |= 1ull << (b & 63);
+    }
+    return bits_of(d->w, lo, n);
+}
+
+void sass_fail(sass_dctx_t *d, const char *fmt, ...)
+{
+    if (d->st != SASS_OK)
+        return;
+    d->st = SASS_EFIELD;
+    if (d->err && d->errlen) {
+        int k = snprintf(d->err, d->errlen, "pc 0x%llx opcode 0x%03x (%s): ",
+                         (unsigned long long)d->in->pc, (unsigned)(d->w[0] & 0xfff),
+                         sass_op_name((sass_op_t)d->in->op));
+        if (k > 0 && (size_t)k < d->errlen) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(d->err + k, d->errlen - (size_t)k, fmt, ap);
+            va_end(ap);
+        }
+    }
+}
+
+void sass_expect(sass_dctx_t *d, unsigned lo, unsigned n, uint64_t v)
+{
+    uint64_t got = sass_fld(d, lo, n);
+    if (got != v)
+        sass_fail(d, "bits %u-%u hold 0x%llx, only 0x%llx is modelled", lo, lo + n - 1,
+                  (unsigned long long)got, (unsigned long long)v);
+}
+
+void sass_mod(sass_dctx_t *d, unsigned m)
+{
+    if (m == SASS_MOD_NONE)
+        return;
+    if (m == SASS_MOD_BAD || m >= SASS_MOD_COUNT) {
+        sass_fail(d, "modifier value not modelled");
+        return;
+    }
+    if (d->in->nmods >= SASS_MAX_MODS) {
+        sass_fail(d, "too many modifiers");
+        return;
+    }
+    d->in->mods[d->in->nmods++] = (uint16_t)m;
+}
+
+void sass_mod_tab(sass_dctx_t *d, unsigned lo, unsigned n, const uint16_t *tab)
+{
+    uint64_t v = sass_fld(d, lo, n);
+    if (tab[v] == SASS_MOD_BAD)
+        sass_fail(d, "bits %u-%u = %llu: value not modelled", lo, lo + n - 1,
+                  (unsigned long long)v);
+    else
+        sass_mod(d, tab[v]);
+}
+
+sass_operand_t *sass_opnd(sass_dctx_t *d, unsigned kind)
+{
+    if (d->in->nopnds >= SASS_MAX_OPNDS) {
+        sass_fail(d, "too many operands");
+        memset(&d->scratch, 0, sizeof d->scratch);
+        return &d->scratch;
+    }
+    sass_operand_t *o = &d->in->opnd[d->in->nopnds++];
+    memset(o, 0, sizeof *o);
+    o->kind = (uint8_t)kind;
+    o->reg2 = SASS_NONE_REG;
+    return o;
+}
+
+sass_operand_t *sass_reg(sass_dctx_t *d, unsigned lo, unsigned width)
+{
+    sass_operand_t *o = sass_opnd(d, SASS_OPND_REG);
+    o->reg = (uint16_t)sass_fld(d, lo, 8);
+    o->width = (uint8_t)(width > 255 ? 255 : width);
+    return o;
+}
+
+sass_operand_t *sass_ureg(sass_dctx_t *d, unsigned lo, unsigned width)
+{
+    sass_operand_t *o = sass_opnd(d, SASS_OPND_UREG);
+    o->reg = (uint16_t)sass_fld(d, lo, 6);
+    o->width = (uint8_t)width;
+    return o;
+}
+
+sass_operand_t *sass_pred(sass_dctx_t *d, unsigned lo, int notbit)
+{
+    sass_operand_t *o = sass_opnd(d, SASS_OPND_PRED);
+    o->reg = (uint16_t)sass_fld(d, lo, 3);
+    if (notbit >= 0 && sass_fld(d, (unsigned)notbit, 1))
+        o->flags |= SASS_OF_NOT;
+    return o;
+}
+
+sass_operand_t *sass_upred(sass_dctx_t *d, unsigned lo, int notbit)
+{
+    sass_operand_t *o = sass_pred(d, lo, notbit);
+    o->kind = SASS_OPND_UPRED;
+    return o;
+}
+
+sass_operand_t *sass_imm_val(sass_dctx_t *d, int64_t v, int fmt)
+{
+    sass_operand_t *o = sass_opnd(d, SASS_OPND_IMM);
+    o->imm = v;
+    o->ftype = (uint8_t)fmt;
+    return o;
+}
+
+sass_operand_t *sass_imm(sass_dctx_t *d, unsigned lo, unsigned n, int is_signed)
+{
+    uint64_t v = sass_fld(d, lo, n);
+    int64_t s = (int64_t)v;
+    if (is_signed && n < 64 && (v >> (n - 1)) & 1)
+        s = (int64_t)(v | (~0ull << n));
+    return sass_imm_val(d, s, is_signed ? SASS_IFMT_HEX : SASS_IFMT_UHEX);
+}
+
+/* pc-relative target: a signed byte offset from the next instruction in bits lo..lo+n-1;
+ * its two low bits (lo, lo+1) must be zero (instructions are 16-byte aligned, offsets are
+ * stored as multiples of 4) */
+sass_operand_t *sass_target(sass_dctx_t *d, unsigned lo, unsigned n)
+{
+    sass_expect(d, lo, 2, 0);
+    uint64_t v = sass_fld(d, lo, n);
+    int64_t s = (int64_t)v;
+    if ((v >> (n - 1)) & 1)
+        s = (int64_t)(v | (~0ull << n));
+    sass_operand_t *o = sass_opnd(d, SASS_OPND_TARGET);
+    o->imm = (int64_t)(d->in->pc + 16) + s;
+    return o;
+}
+
+/* The operand just pushed occupies reuse slot `slot` (0 = a, 1 = b, 2 = c, 3 = d). */
+void sass_slot(sass_dctx_t *d, int slot)
+{
+    if (d->in->nopnds)
+        d->slot_opnd[slot] = d->in->nopnds - 1;
+}
+
+static sass_operand_t *fimm(sass_dctx_t *d, unsigned lo, unsigned n, unsigned ftype)
+{
+    sass_operand_t *o = sass_opnd(d, SASS_OPND_FIMM);
+    o->imm = (int64_t)sass_fld(d, lo, n);
+    o->ftype = (uint8_t)ftype;
+    return o;
+}
+
+/* c[bank][offset] of the ALU forms: offset 38-53 (signed), bank 54-58, bit 91: cx[URn] */
+static sass_operand_t *cbank(sass_dctx_t *d)
+{
+    sass_operand_t *o = sass_opnd(d, SASS_OPND_CBANK);
+    int64_t off = (int64_t)sass_fld(d, 38, 16);
+    if (off & 0x8000)
+        off -= 0x10000;
+    o->imm = off;
+    if (sass_fld(d, 91, 1)) {
+        o->flags |= SASS_OF_CX;
+        o->bank = (uint8_t)sass_fld(d, 32, 6);
+        sass_expect(d, 54, 5, 0);
+    } else {
+        o->bank = (uint8_t)sass_fld(d, 54, 5);
+    }
+    return o;
+}
+
+/* ---------------------------------------------------------- ALU source decoding ---- */
+
+
+/* immediate kinds of an ALU source */
+enum { IM_S32, IM_U32, IM_F32, IM_F64, IM_F16X2, IM_BF16X2 };
+
+/* modifier bits of a register/cbank/UR source: where its neg and abs flags live (0: none) */
+typedef struct srcmods {
+    uint8_t neg, abs;
+    uint8_t neg_is_not;     /* print ~ instead of - (integer .X forms) */
+} srcmods_t;
+
+static void apply_mods(sass_dctx_t *d, sass_operand_t *o, srcmods_t m)
+{
+    if (m.abs && sass_fld(d, m.abs, 1))
+        o->flags |= SASS_OF_ABS;
+    if (m.neg && sass_fld(d, m.neg, 1))
+        o->flags |= m.neg_is_not ? SASS_OF_NOT : SASS_OF_NEG;
+}
+
+static sass_operand_t *gpr(sass_dctx_t *d, unsigned lo, unsigned width, int uni)
+{
+    if (uni) {
+        sass_expect(d, 91, 1, 1);       /* every uniform-datapath ALU op has bit 91 set */
+        return sass_ureg(d, lo, width);
+    }
+    return sass_reg(d, lo, width);
+}
+
+static sass_operand_t *imm32(sass_dctx_t *d, int kind)
+{
+    switch (kind) {
+    case IM_F32: return fimm(d, 32, 32, SASS_FT_F32);
+    case IM_F64: return fimm(d, 32, 32, SASS_FT_F64H);
+    case IM_F16X2: return fimm(d, 32, 32, SASS_FT_F16X2);
+    case IM_BF16X2: return fimm(d, 32, 32, SASS_FT_BF16X2);
+    case IM_U32: return sass_imm(d, 32, 32, 0);
+    default: return sass_imm(d, 32, 32, 1);
+    }
+}
+
+/* The source that lives in bits 32-63 in form `form` (b in forms 1/4/5/6, c in 2/3/7):
+ * register (form 1), immediate, cbank or uniform register. mods applies to reg/cbank/UR
+ * forms (bits 62/63 of the 32-63 field). */
+static sass_operand_t *src32(sass_dctx_t *d, int form, unsigned width, int uni, int immkind,
+                             srcmods_t m)
+{
+    sass_operand_t *o;
+    switch (form) {
+    case 1:
+        o = gpr(d, 32, width, uni);
+        apply_mods(d, o, m);
+        return o;
+    case 2: case 4:
+        return imm32(d, immkind);
+    case 3: case 5:
+        o = cbank(d);
+        o->width = (uint8_t)width;
+        apply_mods(d, o, m);
+        return o;
+    default:
+        sass_expect(d, 91, 1, 1);       /* uniform-register source */
+        o = sass_ureg(d, 32, width);
+        apply_mods(d, o, m);
+        return o;
+    }
+}
+
+/* Three-source ALU (a at 24, b and c per form). Pushes a, b, c with reuse slots 0-2.
+ * ma: a's modifier bits; m32: bits-32 source; m64: register at 64. */
+typedef struct alu3 {
+    unsigned wa, wb, wc;        /* widths */
+    int immkind;
+    srcmods_t ma, m32, m64;
+} alu3_t;
+
+static void alu_abc(sass_dctx_t *d, const alu3_t *s, int uni)
+{
+    int f = d->form;
+    sass_operand_t *o = gpr(d, 24, s->wa, uni);
+    apply_mods(d, o, s->ma);
+    sass_slot(d, 0);
+    if (f == 1 || f == 4 || f == 5 || f == 6) {     /* b in 32, c at 64 */
+        src32(d, f, s->wb, uni, s->immkind, s->m32);
+        if (f == 1)
+            sass_slot(d, 1);
+        o = gpr(d, 64, s->wc, uni);
+        apply_mods(d, o, s->m64);
+        sass_slot(d, 2);
+    } else {                                        /* b at 64, c in 32 */
+        o = gpr(d, 64, s->wb, uni);
+        apply_mods(d, o, s->m64);
+        sass_slot(d, 1);
+        src32(d, f, s->wc, uni, s->immkind, s->m32);
+    }
+}
+
+/* Two-source ALU whose second source is b (forms 1/4/5/6: bits 32-63; 64-71 unused) */
+static void alu_ab(sass_dctx_t *d, unsigned wa, unsigned wb, int uni, int immkind,
+                   srcmods_t ma, srcmods_t mb, int bslot)
+{
+    sass_operand_t *o = gpr(d, 24, wa, uni);
+    apply_mods(d, o, ma);
+    sass_slot(d, 0);
+    src32(d, d->form, wb, uni, immkind, mb);
+    if (d->form == 1)
+        sass_slot(d, bslot);
+}
+
+/* Two-source ALU whose second source is c (forms 1: R at 64; 2/3/7: bits 32-63) */
+static void alu_ac(sass_dctx_t *d, unsigned wa, unsigned wc, int uni, int immkind,
+                   srcmods_t ma, srcmods_t m64, srcmods_t m32, int cslot)
+{
+    sass_operand_t *o = gpr(d, 24, wa, uni);
+    apply_mods(d, o, ma);
+    sass_slot(d, 0);
+    if (d->form == 1) {
+        o = gpr(d, 64, wc, uni);
+        apply_mods(d, o, m64);
+        sass_slot(d, cslot);
+    } else {
+        src32(d, d->form, wc, uni, immkind, m32);
+    }
+}
+
+#define NOMODS ((srcmods_t){0, 0, 0})
+#define MODS(n, a) ((srcmods_t){(n), (a), 0})
+
+static void dst(sass_dctx_t *d, unsigned width, int uni)
+{
+    gpr(d, 16, width, uni);
+}
+
+/* predicate source with negation (87-90 by default) */
+static void psrc(sass_dctx_t *d, unsigned lo, int uni)
+{
+    if (uni)
+        sass_upred(d, lo, (int)lo + 3);
+    else
+        sass_pred(d, lo, (int)lo + 3);
+}
+
+static void pdst(sass_dctx_t *d, unsigned lo, int uni)
+{
+    if (uni)
+        sass_upred(d, lo, -1);
+    else
+        sass_pred(d, lo, -1);
+}
+
+static int is_rz(const sass_operand_t *o)
+{
+    return (o->kind == SASS_OPND_REG && o->reg == SASS_RZ) ||
+           (o->kind == SASS_OPND_UREG && o->reg == SASS_URZ);
+}
+
+/* -------------------------------------------------------------- value tables ---- */
+#define B SASS_MOD_BAD
+#define M(x) SASS_MOD_##x
+static const uint16_t t_icmp[8] = {M(F), M(LT), M(EQ), M(LE), M(GT), M(NE), M(GE), M(T)};
+static const uint16_t t_bop[4] = {M(AND), M(OR), M(XOR), B};
+static const uint16_t t_fcmp[16] = {M(F), M(LT), M(EQ), M(LE), M(GT), M(NE), M(GE), M(NUM),
+                                    M(NAN), M(LTU), M(EQU), M(LEU), M(GTU), M(NEU), M(GEU), M(T)};
+static const uint16_t t_rnd[4] = {0, M(RM), M(RP), M(RZ)};
+static const uint16_t t_rnd_int[4] = {0, M(FLOOR), M(CEIL), M(TRUNC)};
+
+/* ------------------------------------------------------------- integer ALU ---- */
+
+static void sass_h_imad(sass_dctx_t *d, const sass_enc_t *e)
+{
+    int uni = e->arg & V_UNI, wide = e->arg & V_WIDE, hi = e->arg & V_HI;
+    int x = (int)sass_fld(d, 74, 1), sgn = (int)sass_fld(d, 73, 1);
+    int f = d->form;
+    dst(d, wide ? 64 : 32, uni);
+    int dp = -1;
+    if (wide || hi) {
+        if (sass_peek(d, 81, 3) != 7) {     /* carry-out predicate */
+            dp = d->in->nopnds;
+            pdst(d, 81, uni);
+        } else {
+            sass_fld(d, 81, 3);
+        }
+    } else {
+        sass_expect(d, 81, 3, 7);
+    }
+    sass_expect(d, 84, 3, 0);
+    alu3_t s = { 32, 32, wide ? 64 : 32, IM_S32, NOMODS,
+                 (f == 1) ? NOMODS : MODS(63, 0), MODS(75, 0) };
+    if (x) {
+        s.m32.neg_is_not = 1;
+        s.m64.neg_is_not = 1;
+    }
+    alu_abc(d, &s, uni);
+    if (x)
+        psrc(d, 87, uni);
+    else
+        sass_expect(d, 87, 4, 0xf);       /* !PT */
+    /* nvdisasm's aliases of the plain 32-bit multiply-add */
+    sass_operand_t *A = &d->in->opnd[dp >= 0 ? 2 : 1];
+    sass_operand_t *Bo = A + 1, *C = A + 2;
+    if (wide) {
+        sass_mod(d, M(WIDE));
+    } else if (hi) {
+        sass_mod(d, M(HI));
+    } else if (!x && !uni && f != 6 && f != 7 &&
+               !(Bo->kind == SASS_OPND_CBANK && (Bo->flags & SASS_OF_CX)) &&
+               !(C->kind == SASS_OPND_CBANK && (C->flags & SASS_OF_CX))) {
+        /* measured: MOV when the product is statically 0 or the sum is a*1 + 0, IADD for
+         * a*1 + c, SHL for a*2^k + 0 with k in 1..30 except 16 */
+        int bimm = Bo->kind == SASS_OPND_IMM;
+        int64_t bv = Bo->imm;
+        if (is_rz(A) || is_rz(Bo) || (bimm && bv == 0) || (bimm && bv == 1 && is_rz(C)))
+            sass_mod(d, M(MOV));
+        else if (bimm && bv == 1)
+            sass_mod(d, M(IADD));
+        else if (bimm && is_rz(C) && bv >= 2 && bv <= 0x40000000 && (bv & (bv - 1)) == 0 &&
+                 bv != 0x10000)
+            sass_mod(d, M(SHL));
+    }
+    if (!sgn)
+        sass_mod(d, M(U32));
+    if (x)
+        sass_mod(d, M(X));
+}
+
+static void sass_h_iadd3(sass_dctx_t *d, const sass_enc_t *e)
+{
+    int uni = e->arg & V_UNI;
+    int x = (int)sass_fld(d, 74, 1);
+    dst(d, 32, uni);
+    if (sass_peek(d, 81, 3) != 7 || sass_peek(d, 84, 3) != 7) {
+        if (x)
+            sass_fail(d, "IADD3.X with carry-out predicates");
+        pdst(d, 81, uni);
+        if (sass_peek(d, 84, 3) != 7)
+            pdst(d, 84, uni);
+        else
+            sass_fld(d, 84, 3);
+    } else {
+        sass_fld(d, 81, 6);
+    }
+    alu3_t s = { 32, 32, 32, IM_S32, MODS(72, 0), MODS(63, 0), MODS(75, 0) };
+    if (d->form == 2 || d->form == 4)
+        s.m32 = NOMODS;
+    if (x) {
+        s.ma.neg_is_not = s.m32.neg_is_not = s.m64.neg_is_not = 1;
+    }
+    alu_abc(d, &s, uni);
+    if (x) {
+        psrc(d, 87, uni);
+        psrc(d, 77, uni);
+        sass_mod(d, M(X));
+    } else {
+        sass_expect(d, 87, 4, 0xf);
+        sass_expect(d, 77, 4, 0xf);
+    }
+}
+
+static void sass_h_isetp(sass_dctx_t *d, const sass_enc_t *e)
+{
+    int uni = e->arg & V_UNI;
+    int ex = (int)sass_fld(d, 72, 1);
+    sass_mod_tab(d, 76, 3, t_icmp);
+    if (!sass_fld(d, 73, 1))
+        sass_mod(d, M(U32));
+    sass_mod_tab(d, 74, 2, t_bop);
+    if (ex)
+        sass_mod(d, M(EX));
+    pdst(d, 81, uni);
+    pdst(d, 84, uni);
+    alu_ab(d, 32, 32, uni, IM_S32, NOMODS, NOMODS, 1);
+    psrc(d, 87, uni);
+    if (ex)
+        psrc(d, 68, uni);
+    else
+        sass_expect(d, 68, 4, 7);
+}
+
+static void sass_h_lop3(sass_dctx_t *d, const sass_enc_t *e)
+{
+    int uni = e->arg & V_UNI;
+    sass_mod(d, M(LUT));
+    if (sass_fld(d, 80, 1))
+        sass_mod(d, M(PAND));
+    if (sass_peek(d, 81, 3) != 7)
+        pdst(d, 81, uni);
+    else
+        sass_fld(d, 81, 3);
+    dst(d, 32, uni);
+    if (d->in->nopnds == 2) {       /* nvdisasm prints the predicate first */
+        sass_operand_t t = d->in->opnd[0];
+        d->in->opnd[0] = d->in->opnd[1];
+        d->in->opnd[1] = t;
+    }
+    alu3_t s = { 32, 32, 32, IM_U32, NOMODS, NOMODS, NOMODS };
+    alu_abc(d, &s, uni);
+    sass_imm(d, 72, 8, 0);
+    psrc(d, 87, uni);
+}
+
+static void sass_h_lea(sass_dctx_t *d, const sass_enc_t *e)
+{
+    int uni = e->arg & V_UNI;
+    int x = (int)sass_fld(d, 74, 1), hi = (int)sass_fld(d, 80, 1), sx = (int)sass_fld(d, 73, 1);
+    dst(d, 32, uni);
+    if (sass_peek(d, 81, 3) != 7)
+        pdst(d, 81, uni);
+    else
+        sass_fld(d, 81, 3);
+    sass_expect(d, 84, 3, 0);
+    if (hi)
+        sass_mod(d, M(HI));
+    if (x)
+        sass_mod(d, M(X));
+    if (sx) {
+        if (!hi)
+            sass_fail(d, "LEA.SX32 without .HI");
+        sass_mod(d, M(SX32));
+    }
+    srcmods_t ma = MODS(72, 0);
+    ma.neg_is_not = (uint8_t)x;
+    srcmods_t mb = (d->form == 2 || d->form == 4) ? NOMODS : MODS(63, 0);
+    mb.neg_is_not = (uint8_t)x;
+    if (hi && !sx) {
+        alu3_t s = { 32, 32, 32, IM_U32, ma, mb, NOMODS };
+        alu_abc(d, &s, uni);
+    } else {
+        /* c (the high part) is unused: two sources a, b */
+        sass_operand_t *o = gpr(d, 24, 32, uni);
+        apply_mods(d, o, ma);
+        sass_slot(d, 0);
+        if (d->form == 1 || d->form == 4 || d->form == 5 || d->form == 6) {
+            src32(d, d->form, 32, uni, IM_U32, mb);
+            if (d->form == 1)
+                sass_slot(d, 1);
+            sass_expect(d, 64, 8, uni ? 0x3f : 0xff);
+        } else {
+            sass_fail(d, "LEA form %d without .HI", d->form);
+        }
+    }
+    sass_imm(d, 75, 5, 0);
+    if (x)
+        psrc(d, 87, uni);
+    else
+        sass_expect(d, 87, 4, 0xf);
+}
+
+static const uint16_t t_prmt[8] = {0, M(F4E), M(B4E), M(RC8), M(ECL), M(ECR), M(RC16), B};
+
+static void sass_h_prmt(sass_dctx_t *d, const sass_enc_t *e)
+{
+    int uni = e->arg & V_UNI;
+    sass_mod_tab(d, 72, 3, t_prmt);
+    dst(d, 32, uni);
+    alu3_t s = { 32, 32, 32, IM_U32, NOMODS, NOMODS, NOMODS };
+    alu_abc(d, &s, uni);
+}
+
+static void sass_h_sel(sass_dctx_t *d, const sass_enc_t *e)
+{
+    int uni = e->arg & V_UNI;
+    dst(d, 32, uni);
+    alu_ab(d, 32, 32, uni, IM_S32, NOMODS, NOMODS, 1);
+    psrc(d, 87, uni);
+}
+
+static void sass_h_imnmx(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    if (!sass_fld(d, 73, 1))
+        sass_mod(d, M(U32));
+    dst(d, 32, 0);
+    alu_ab(d, 32, 32, 0, IM_S32, NOMODS, NOMODS, 1);
+    psrc(d, 87, 0);
+}
+
+static const uint16_t t_shf_type[4] = {M(S64), M(U64), M(S32), M(U32)};
+
+static void sass_h_shf(sass_dctx_t *d, const sass_enc_t *e)
+{
+    int uni = e->arg & V_UNI;
+    sass_mod(d, sass_fld(d, 76, 1) ? M(R) : M(L));
+    if (sass_fld(d, 75, 1))
+        sass_mod(d, M(W));
+    sass_mod_tab(d, 73, 2, t_shf_type);
+    if (sass_fld(d, 80, 1))
+        sass_mod(d, M(HI));
+    dst(d, 32, uni);
+    alu3_t s = { 32, 32, 32, IM_U32, NOMODS, NOMODS, NOMODS };
+    alu_abc(d, &s, uni);
+}
+
+static void sass_h_sgxt(sass_dctx_t *d, const sass_enc_t *e)
+{
+    int uni = e->arg & V_UNI;
+    if (sass_fld(d, 75, 1))
+        sass_mod(d, M(W));
+    if (e->op == SASS_OP_SGXT || e->op == SASS_OP_USGXT) {
+        if (!sass_fld(d, 73, 1))
+            sass_mod(d, M(U32));
+    }
+    dst(d, 32, uni);
+    alu_ab(d, 32, 32, uni, IM_U32, NOMODS, NOMODS, 1);
+}
+
+/* one source in b (IABS, BREV ...) */
+static void sass_h_unary(sass_dctx_t *d, const sass_enc_t *e)
+{
+    int uni = e->arg & V_UNI;
+    dst(d, 32, uni);
+    src32(d, d->form, 32, uni, IM_S32, NOMODS);
+    if (d->form == 1)
+        sass_slot(d, 1);
+}
+
+static void sass_h_popc(sass_dctx_t *d, const sass_enc_t *e)
+{
+    int uni = e->arg & V_UNI;
+    dst(d, 32, uni);
+    srcmods_t m = {63, 0, 1};
+    src32(d, d->form, 32, uni, IM_S32, d->form == 4 ? NOMODS : m);
+    if (d->form == 1)
+        sass_slot(d, 1);
+}
+
+static void sass_h_flo(sass_dctx_t *d, const sass_enc_t *e)
+{
+    int uni = e->arg & V_UNI;
+    if (!sass_fld(d, 73, 1))
+        sass_mod(d, M(U32));
+    if (sass_fld(d, 74, 1))
+        sass_mod(d, M(SH));
+    if (sass_peek(d, 81, 3) != 7)
+        pdst(d, 81, uni);
+    else
+        sass_fld(d, 81, 3);
+    dst(d, 32, uni);
+    if (d->in->nopnds == 2) {
+        sass_operand_t t = d->in->opnd[0];
+        d->in->opnd[0] = d->in->opnd[1];
+        d->in->opnd[1] = t;
+    }
+    srcmods_t m = {63, 0, 1};
+    src32(d, d->form, 32, uni, IM_S32, d->form == 4 ? NOMODS : m);
+    if (d->form == 1)
+        sass_slot(d, 1);
+}
+
+static void sass_h_mov(sass_dctx_t *d, const sass_enc_t *e)
+{
+    int uni = e->arg & V_UNI;
+    dst(d, 32, uni);
+    if (uni) {
+        if (d->form == 6)
+            sass_ureg(d, 32, 32);
+        else
+            sass_imm(d, 32, 32, 0);
+        return;
+    }
+    src32(d, d->form, 32, 0, IM_U32, NOMODS);
+    if (d->form == 1)
+        sass_slot(d, 1);
+    uint64_t q = sass_fld(d, 72, 4);
+    if (q != 0xf)
+        sass_imm_val(d, (int64_t)q, SASS_IFMT_UHEX);
+}
+
+static void sass_h_vabsdiff(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    if (!sass_fld(d, 73, 1))
+        sass_mod(d, M(U32));
+    dst(d, 32, 0);
+    if (sass_peek(d, 81, 3) != 7)
+        pdst(d, 81, 0);
+    else
+        sass_fld(d, 81, 3);
+    alu3_t s = { 32, 32, 32, IM_S32, NOMODS, NOMODS, NOMODS };
+    alu_abc(d, &s, 0);
+}
+
+static void sass_h_idp(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    int two = (int)sass_fld(d, 76, 1);
+    int sa = (int)sass_fld(d, 73, 1), sb = (int)sass_fld(d, 74, 1);
+    if (two) {
+        sass_mod(d, M(2A));
+        sass_mod(d, sass_fld(d, 77, 1) ? M(HI) : M(LO));
+        sass_mod(d, sa ? M(S16) : M(U16));
+    } else {
+        sass_expect(d, 77, 1, 0);
+        sass_mod(d, M(4A));
+        sass_mod(d, sa ? M(S8) : M(U8));
+    }
+    sass_mod(d, sb ? M(S8) : M(U8));
+    dst(d, 32, 0);
+    alu3_t s = { 32, 32, 32, IM_S32, NOMODS, NOMODS, MODS(75, 0) };
+    alu_abc(d, &s, 0);
+}
+
+static void sass_h_plop3(sass_dctx_t *d, const sass_enc_t *e)
+{
+    int uni = e->arg & V_UNI;
+    sass_mod(d, M(LUT));
+    pdst(d, 81, uni);
+    pdst(d, 84, uni);
+    psrc(d, 87, uni);
+    psrc(d, 77, uni);
+    if (!uni && sass_fld(d, 67, 1))
+        sass_upred(d, 68, 71);
+    else
+        psrc(d, 68, uni);
+    uint64_t lut = sass_fld(d, 64, 3) | (sass_fld(d, 72, 5) << 3);
+    sass_imm_val(d, (int64_t)lut, SASS_IFMT_UHEX);
+    sass_imm(d, 16, 8, 0);
+}
+
+static const uint16_t t_byte[4] = {0, M(B1), M(B2), M(B3)};
+
+static void sass_h_p2r(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    sass_mod_tab(d, 76, 2, t_byte);
+    dst(d, 32, 0);
+    sass_opnd(d, SASS_OPND_PR);
+    gpr(d, 24, 32, 0);
+    sass_slot(d, 0);
+    sass_imm(d, 32, 32, 0);
+}
+
+static void sass_h_r2p(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    sass_opnd(d, SASS_OPND_PR);
+    sass_operand_t *o = gpr(d, 24, 32, 0);
+    sass_slot(d, 0);
+    uint64_t b = sass_fld(d, 76, 2);
+    o->sel = (uint8_t)(b == 0 ? SASS_SEL_NONE : b == 1 ? SASS_SEL_B1 : b == 2 ? SASS_SEL_B2
+                                                                         : SASS_SEL_B3);
+    sass_imm(d, 32, 32, 0);
+}
+
+/* --------------------------------------------------------------- float ALU ---- */
+
+static void sass_h_fadd(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    if (sass_fld(d, 80, 1))
+        sass_mod(d, M(FTZ));
+    sass_mod_tab(d, 78, 2, t_rnd);
+    if (sass_fld(d, 77, 1))
+        sass_mod(d, M(SAT));
+    dst(d, 32, 0);
+    sass_operand_t *o = gpr(d, 24, 32, 0);
+    apply_mods(d, o, MODS(72, 73));
+    sass_slot(d, 0);
+    if (d->form == 1) {
+        o = gpr(d, 32, 32, 0);
+        apply_mods(d, o, MODS(63, 62));
+        sass_slot(d, 2);
+        sass_expect(d, 64, 8, 0);
+    } else {
+        src32(d, d->form, 32, 0, IM_F32, MODS(63, 62));
+        sass_expect(d, 64, 8, 0);
+    }
+}
+
+static const uint16_t t_fmul_scale[8] = {B, M(D8), M(D4), M(D2), 0, M(M2), M(M4), M(M8)};
+
+static void sass_h_fmul(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    int ftz = (int)sass_fld(d, 80, 1), fmz = (int)sass_fld(d, 76, 1);
+    if (ftz && fmz)
+        sass_fail(d, "FMUL .FTZ with .FMZ");
+    if (ftz)
+        sass_mod(d, M(FTZ));
+    if (fmz)
+        sass_mod(d, M(FMZ));
+    sass_mod_tab(d, 84, 3, t_fmul_scale);
+    sass_mod_tab(d, 78, 2, t_rnd);
+    if (sass_fld(d, 77, 1))
+        sass_mod(d, M(SAT));
+    dst(d, 32, 0);
+    alu_ab(d, 32, 32, 0, IM_F32, MODS(72, 73), MODS(63, 62), 1);
+    sass_expect(d, 64, 8, 0);
+}
+
+static void sass_h_ffma(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    int ftz = (int)sass_fld(d, 80, 1), fmz = (int)sass_fld(d, 76, 1);
+    if (ftz && fmz)
+        sass_fail(d, "FFMA .FTZ with .FMZ");
+    if (ftz)
+        sass_mod(d, M(FTZ));
+    if (fmz)
+        sass_mod(d, M(FMZ));
+    sass_mod_tab(d, 78, 2, t_rnd);
+    if (sass_fld(d, 77, 1))
+        sass_mod(d, M(SAT));
+    dst(d, 32, 0);
+    alu3_t s = { 32, 32, 32, IM_F32, MODS(72, 73), MODS(63, 62), MODS(75, 74) };
+    alu_abc(d, &s, 0);
+}
+
+static void sass_h_fsel(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    if (sass_fld(d, 80, 1))
+        sass_mod(d, M(FTZ));
+    dst(d, 32, 0);
+    alu_ab(d, 32, 32, 0, IM_F32, MODS(72, 73), MODS(63, 62), 1);
+    psrc(d, 87, 0);
+}
+
+static void sass_h_fmnmx(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    if (sass_fld(d, 80, 1))
+        sass_mod(d, M(FTZ));
+    if (sass_fld(d, 81, 1))
+        sass_mod(d, M(NAN));
+    if (sass_fld(d, 82, 1))
+        sass_mod(d, M(XORSIGN));
+    dst(d, 32, 0);
+    alu_ab(d, 32, 32, 0, IM_F32, MODS(72, 73), MODS(63, 62), 1);
+    psrc(d, 87, 0);
+}
+
+static void sass_h_fsetp(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    sass_mod_tab(d, 76, 4, t_fcmp);
+    if (sass_fld(d, 80, 1))
+        sass_mod(d, M(FTZ));
+    sass_mod_tab(d, 74, 2, t_bop);
+    pdst(d, 81, 0);
+    pdst(d, 84, 0);
+    alu_ab(d, 32, 32, 0, IM_F32, MODS(72, 73), MODS(63, 62), 1);
+    psrc(d, 87, 0);
+}
+
+static void sass_h_fset(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    if (sass_fld(d, 71, 1))
+        sass_mod(d, M(BF));
+    sass_mod_tab(d, 76, 4, t_fcmp);
+    if (sass_fld(d, 80, 1))
+        sass_mod(d, M(FTZ));
+    sass_mod_tab(d, 74, 2, t_bop);
+    dst(d, 32, 0);
+    alu_ab(d, 32, 32, 0, IM_F32, MODS(72, 73), MODS(63, 62), 1);
+    psrc(d, 87, 0);
+}
+
+static void sass_h_fchk(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    pdst(d, 81, 0);
+    alu_ab(d, 32, 32, 0, IM_F32, MODS(72, 73), MODS(63, 62), 1);
+}
+
+static const uint16_t t_mufu[16] = {M(COS), M(SIN), M(EX2), M(LG2), M(RCP), M(RSQ), M(RCP64H),
+                                    M(RSQ64H), M(SQRT), M(TANH), B, B, B, B, B, B};
+
+static void sass_h_mufu(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    sass_mod_tab(d, 74, 4, t_mufu);
+    if (sass_fld(d, 73, 1))
+        sass_mod(d, M(F16));
+    dst(d, 32, 0);
+    src32(d, d->form, 32, 0, IM_F32, MODS(63, 62));
+    if (d->form == 1)
+        sass_slot(d, 1);
+}
+
+static const uint16_t t_fty[4] = {B, M(F16), M(F32), M(F64)};
+
+static void sass_h_frnd(sass_dctx_t *d, const sass_enc_t *e)
+{
+    int w = e->arg & V_WIDE;
+    if (sass_fld(d, 80, 1))
+        sass_mod(d, M(FTZ));
+    uint64_t st = sass_fld(d, 84, 2), dt = sass_fld(d, 75, 2);
+    if (st != dt || st != (w ? 3u : 2u))
+        sass_fail(d, "FRND types %llu/%llu", (unsigned long long)st, (unsigned long long)dt);
+    if (w)
+        sass_mod(d, M(F64));
+    sass_mod_tab(d, 78, 2, t_rnd_int);
+    dst(d, w ? 64 : 32, 0);
+    src32(d, d->form, w ? 64 : 32, 0, w ? IM_F64 : IM_F32, MODS(63, 62));
+    if (d->form == 1)
+        sass_slot(d, 1);
+}
+
+static void sass_h_dadd(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    sass_mod_tab(d, 78, 2, t_rnd);
+    dst(d, 64, 0);
+    alu_ac(d, 64, 64, 0, IM_F64, MODS(72, 73), MODS(75, 74), MODS(63, 62), 2);
+    if (d->form == 1)
+        sass_expect(d, 32, 8, 0);
+}
+
+static void sass_h_dmul(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    sass_mod_tab(d, 78, 2, t_rnd);
+    dst(d, 64, 0);
+    alu_ab(d, 64, 64, 0, IM_F64, MODS(72, 73), MODS(63, 62), 1);
+    sass_expect(d, 64, 8, 0);
+}
+
+static void sass_h_dfma(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    sass_mod_tab(d, 78, 2, t_rnd);
+    dst(d, 64, 0);
+    alu3_t s = { 64, 64, 64, IM_F64, MODS(72, 73), MODS(63, 62), MODS(75, 74) };
+    alu_abc(d, &s, 0);
+}
+
+static const uint16_t t_dcmp[16] = {M(F), M(LT), M(EQ), M(LE), M(GT), M(NE), M(GE), M(NUM),
+                                    M(NAN), M(LTU), M(EQU), M(LEU), M(GTU), M(NEU), M(GEU), M(T)};
+
+static void sass_h_dsetp(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    sass_mod_tab(d, 76, 4, t_dcmp);
+    sass_mod_tab(d, 74, 2, t_bop);
+    pdst(d, 81, 0);
+    pdst(d, 84, 0);
+    alu_ac(d, 64, 64, 0, IM_F64, MODS(72, 73), MODS(75, 74), MODS(63, 62), 2);
+    if (d->form == 1)
+        sass_expect(d, 32, 8, 0);
+    psrc(d, 87, 0);
+}
+
+/* ----------------------------------------------------------------- half ALU ---- */
+
+/* fp16 register source: select in `sel` (2 bits: 0 none, 1 .F32, 2 .H0_H0, 3 .H1_H1) */
+static const uint8_t t_hsel[4] = {SASS_SEL_NONE, SASS_SEL_F32, SASS_SEL_H0_H0, SASS_SEL_H1_H1};
+
+static void hsel(sass_dctx_t *d, sass_operand_t *o, unsigned lo)
+{
+    o->sel = t_hsel[sass_fld(d, lo, 2)];
+}
+
+/* a: reg 24, neg 72, abs 73, sel 74-75 */
+static void h_a(sass_dctx_t *d)
+{
+    sass_operand_t *o = gpr(d, 24, 32, 0);
+    apply_mods(d, o, MODS(72, 73));
+    hsel(d, o, 74);
+    sass_slot(d, 0);
+}
+
+/* source in 32-63: reg (sel 60-61, abs 62, neg 63), cbank, UR, or immediate halves */
+static void h_32(sass_dctx_t *d, int slot, int bf16)
+{
+    sass_operand_t *o;
+    switch (d->form) {
+    case 1: case 3: case 5: case 6: case 7:
+        if (d->form == 1)
+            o = gpr(d, 32, 32, 0);
+        else if (d->form == 3 || d->form == 5) {
+            o = cbank(d);
+            o->flags |= SASS_OF_SPACE;
+        } else
+            o = sass_ureg(d, 32, 32);
+        apply_mods(d, o, MODS(63, 62));
+        hsel(d, o, 60);
+        if (d->form == 1)
+            sass_slot(d, slot);
+        break;
+    default:
+        imm32(d, bf16 ? IM_BF16X2 : IM_F16X2);
+    }
+}
+
+/* register at 64: sel 81-82? (per op), abs/neg per op */
+static void h_64(sass_dctx_t *d, int slot, unsigned negb, unsigned absb, unsigned sello)
+{
+    sass_operand_t *o = gpr(d, 64, 32, 0);
+    apply_mods(d, o, MODS(negb, absb));
+    if (sello)
+        hsel(d, o, sello);
+    sass_slot(d, slot);
+}
+
+static void sass_h_hadd2(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    int bf = (int)sass_fld(d, 85, 1);
+    if (sass_fld(d, 78, 1))
+        sass_mod(d, M(F32));
+    if (bf)
+        sass_mod(d, M(BF16_V2));
+    if (sass_fld(d, 80, 1))
+        sass_mod(d, M(FTZ));
+    if (sass_fld(d, 77, 1))
+        sass_mod(d, M(SAT));
+    dst(d, 32, 0);
+    h_a(d);
+    h_32(d, 2, bf);
+    sass_expect(d, 64, 8, 0);
+}
+
+static void sass_h_hmul2(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    int bf = (int)sass_fld(d, 85, 1);
+    if (sass_fld(d, 78, 1))
+        sass_mod(d, M(F32));
+    if (bf)
+        sass_mod(d, M(BF16_V2));
+    if (sass_fld(d, 76, 1))
+        sass_mod(d, M(FMZ));
+    if (sass_fld(d, 80, 1))
+        sass_mod(d, M(FTZ));
+    if (sass_fld(d, 77, 1))
+        sass_mod(d, M(SAT));
+    dst(d, 32, 0);
+    h_a(d);
+    h_32(d, 1, bf);
+    sass_expect(d, 64, 8, 0);
+}
+
+static void sass_h_hfma2(sass_dctx_t *d, const sass_enc_t *e)
+{
+    int mma = e->arg & V_MMA;
+    int bf = mma ? 0 : (int)sass_fld(d, 85, 1);
+    int relu = (int)sass_fld(d, 79, 1);
+    if (mma)
+        sass_mod(d, M(MMA));
+    if (!mma && sass_fld(d, 78, 1))
+        sass_mod(d, M(F32));
+    if (bf)
+        sass_mod(d, M(BF16_V2));
+    if (sass_fld(d, 76, 1))
+        sass_mod(d, M(FMZ));
+    if (sass_fld(d, 80, 1))
+        sass_mod(d, M(FTZ));
+    if (sass_fld(d, 77, 1))
+        sass_mod(d, M(SAT));
+    if (relu)
+        sass_mod(d, M(RELU));
+    dst(d, 32, 0);
+    int f = d->form;
+    if (mma) {
+        sass_operand_t *o = gpr(d, 24, 32, 0);
+        apply_mods(d, o, MODS(72, 73));
+        sass_slot(d, 0);
+    } else {
+        h_a(d);
+    }
+    if (f == 1 || f == 4 || f == 5 || f == 6) {
+        if (mma && f == 1) {
+            sass_operand_t *o = gpr(d, 32, 32, 0);
+            apply_mods(d, o, MODS(63, 62));
+            sass_slot(d, 1);
+        } else {
+            h_32(d, 1, bf);
+        }
+        if (mma)
+            h_64(d, 2, 84, 83, 0);
+        else
+            h_64(d, 2, 84, 83, 81);
+    } else {
+        if (mma)
+            h_64(d, 1, 84, 83, 0);
+        else
+            h_64(d, 1, 84, 83, 81);
+        h_32(d, 2, bf);
+    }
+    if (relu)
+        psrc(d, 87, 0);
+}
+
+static void sass_h_hset2(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    int bf = (int)sass_fld(d, 65, 1);
+    if (sass_fld(d, 71, 1))
+        sass_mod(d, M(BF));
+    sass_mod_tab(d, 76, 4, t_fcmp);
+    if (sass_fld(d, 80, 1))
+        sass_mod(d, M(FTZ));
+    sass_mod_tab(d, 69, 2, t_bop);
+    dst(d, 32, 0);
+    h_a(d);
+    h_32(d, 1, bf);
+    psrc(d, 87, 0);
+}
+
+static void sass_h_hsetp2(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    int bf = (int)sass_fld(d, 65, 1);
+    sass_mod_tab(d, 76, 4, t_fcmp);
+    if (sass_fld(d, 80, 1))
+        sass_mod(d, M(FTZ));
+    if (sass_fld(d, 71, 1))
+        sass_mod(d, M(H_AND));
+    sass_mod_tab(d, 69, 2, t_bop);
+    pdst(d, 81, 0);
+    pdst(d, 84, 0);
+    h_a(d);
+    h_32(d, 1, bf);
+    psrc(d, 87, 0);
+}
+
+static void sass_h_hmnmx2(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    int bf = (int)sass_fld(d, 85, 1);
+    if (sass_fld(d, 78, 1))
+        sass_mod(d, M(F32));
+    if (bf)
+        sass_mod(d, M(BF16_V2));
+    if (sass_fld(d, 80, 1))
+        sass_mod(d, M(FTZ));
+    if (sass_fld(d, 81, 1))
+        sass_mod(d, M(NAN));
+    if (sass_fld(d, 82, 1))
+        sass_mod(d, M(XORSIGN));
+    dst(d, 32, 0);
+    h_a(d);
+    h_32(d, 1, bf);
+    psrc(d, 87, 0);
+}
+
+/* ------------------------------------------------------------- tensor cores ---- */
+
+static void sass_h_hmma(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    static const uint16_t t_shape[4] = {M(1688), M(16816), B, B};
+    if (sass_fld(d, 73, 1))
+        sass_fail(d, "HMMA.SP");
+    uint64_t shape = sass_fld(d, 75, 1) | (sass_fld(d, 78, 1) << 1);
+    sass_mod(d, t_shape[shape]);
+    int f32 = (int)sass_fld(d, 76, 1);
+    sass_mod(d, f32 ? M(F32) : M(F16));
+    uint64_t ty = sass_fld(d, 82, 2);
+    static const uint16_t t_ty[4] = {0, M(BF16), M(TF32), B};
+    sass_mod(d, t_ty[ty]);
+    unsigned accw = shape == 1 ? (f32 ? 128 : 64) : (f32 ? 128 : 64);
+    dst(d, accw, 0);
+    sass_reg(d, 24, shape == 1 ? 128 : 64);
+    sass_slot(d, 0);
+    sass_reg(d, 32, shape == 1 ? 64 : 32);
+    sass_slot(d, 1);
+    sass_reg(d, 64, accw);
+    sass_slot(d, 2);
+}
+
+static void sass_h_imma(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    sass_fail(d, "IMMA not modelled yet");
+}
+
+/* ------------------------------------------------------------- conversions ---- */
+
+static const uint16_t t_isz[8] = {M(U8), M(U16), M(U32), M(U64), M(S8), M(S16), M(S32), M(S64)};
+
+static void sass_h_f2f(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    uint64_t dt = sass_fld(d, 75, 2), st = sass_fld(d, 84, 2);
+    if (sass_fld(d, 80, 1))
+        sass_mod(d, M(FTZ));
+    int bf = 0;
+    if (dt == 1 && sass_peek(d, 86, 1)) {
+        sass_fld(d, 86, 1);
+        bf = 1;
+    }
+    sass_mod(d, bf ? M(BF16) : t_fty[dt]);
+    sass_mod(d, t_fty[st]);
+    sass_mod_tab(d, 78, 2, t_rnd);
+    dst(d, dt == 3 ? 64 : 32, 0);
+    sass_operand_t *o = src32(d, d->form, st == 3 ? 64 : 32, 0, st == 3 ? IM_F64 : IM_F32,
+                              MODS(63, 62));
+    (void)o;
+    if (d->form == 1)
+        sass_slot(d, 1);
+}
+
+static void sass_h_f2i(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    uint64_t dsz = sass_fld(d, 75, 2), ssz = sass_fld(d, 84, 2);
+    int sgn = (int)sass_fld(d, 72, 1);
+    if (sass_fld(d, 80, 1))
+        sass_mod(d, M(FTZ));
+    unsigned dty = (unsigned)(sgn ? 4 : 0) + (unsigned)(dsz);
+    if (dty != 6)               /* S32 is the default */
+        sass_mod(d, t_isz[dty]);
+    if (ssz != 2)
+        sass_mod(d, t_fty[ssz]);
+    sass_mod_tab(d, 78, 2, t_rnd_int);
+    if (sass_fld(d, 77, 1))
+        sass_mod(d, M(NTZ));
+    dst(d, dsz == 3 ? 64 : 32, 0);
+    src32(d, d->form, ssz == 3 ? 64 : 32, 0, ssz == 3 ? IM_F64 : IM_F32, MODS(63, 62));
+    if (d->form == 1)
+        sass_slot(d, 1);
+}
+
+static void sass_h_i2f(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    uint64_t dt = sass_fld(d, 75, 2), ssz = sass_fld(d, 84, 2);
+    int sgn = (int)sass_fld(d, 74, 1);
+    if (dt != 2)
+        sass_mod(d, t_fty[dt]);
+    unsigned sty = (unsigned)(sgn ? 4 : 0) + (unsigned)ssz;
+    if (sty != 6)
+        sass_mod(d, t_isz[sty]);
+    sass_mod_tab(d, 78, 2, t_rnd);
+    dst(d, dt == 3 ? 64 : 32, 0);
+    sass_operand_t *o = src32(d, d->form, ssz == 3 ? 64 : 32, 0,
+                              sgn ? IM_S32 : IM_U32, NOMODS);
+    if (d->form == 1) {
+        uint64_t b = sass_fld(d, 60, 2);
+        if (b)
+            o->sel = (uint8_t)(ssz == 1 ? (b == 1 ? SASS_SEL_H1 : 0xff) : SASS_SEL_B1 + b - 1);
+        if (o->sel == 0xff)
+            sass_fail(d, "I2F half select %llu", (unsigned long long)b);
+        sass_slot(d, 1);
+    }
+}
+
+static void sass_h_f2fp(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    if (sass_fld(d, 75, 1))
+        sass_mod(d, M(RELU));
+    if (sass_fld(d, 77, 1))
+        sass_mod(d, M(SATFINITE));
+    if (sass_fld(d, 76, 1))
+        sass_mod(d, M(BF16));
+    if (sass_fld(d, 78, 1))
+        sass_fail(d, "F2FP.MERGE_C");
+    sass_mod(d, M(PACK_AB));
+    sass_mod_tab(d, 79, 2, t_rnd);   /* 79-80: 0 RN (unprinted), 3 RZ */
+    dst(d, 32, 0);
+    alu_ab(d, 32, 32, 0, IM_F32, NOMODS, NOMODS, 1);
+    sass_expect(d, 64, 8, 0xff);
+}
+
+/* ------------------------------------------------------------ dispatch table ---- */
+
+#define SASS_HANDLERS_ALU(X) X(imad) X(iadd3) X(isetp) X(lop3) X(lea) X(prmt) X(sel) \
+    X(imnmx) X(shf) X(sgxt) X(unary) X(popc) X(flo) X(mov) X(vabsdiff) X(idp) X(plop3) \
+    X(p2r) X(r2p) X(fadd) X(fmul) X(ffma) X(fsel) X(fmnmx) X(fsetp) X(fset) X(fchk) X(mufu) \
+    X(frnd) X(dadd) X(dmul) X(dfma) X(dsetp) X(hadd2) X(hmul2) X(hfma2) X(hset2) X(hsetp2) \
+    X(hmnmx2) X(hmma) X(imma) X(f2f) X(f2i) X(i2f) X(f2fp)
+
+static const sass_enc_t enc_sm70[512] = {
+#define SASS_ENC(opc9, forms, smmin, OP, h, arg) \
+    [opc9] = {opc9, (uint8_t)(forms), smmin, SASS_OP_##OP, (uint16_t)(arg), sass_h_##h},
+#include "sass_sm70.def"
+#undef SASS_ENC
+};
+#undef B
+#undef M
+
+/* ------------------------------------------------------------------- entry ---- */
+
+static const char *const op_names[SASS_OP_COUNT] = {
+    [SASS_OP_NONE] = "(none)",
+#define SASS_OP(n) [SASS_OP_##n] = #n,
+#include "sass_ops.def"
+#undef SASS_OP
+};
+
+static const char *const mod_names[SASS_MOD_COUNT] = {
+    [SASS_MOD_NONE] = "",
+#define SASS_MOD(id, text) [SASS_MOD_##id] = text,
+#include "sass_mods.def"
+#undef SASS_MOD
+};
+
+const char *sass_op_name(sass_op_t op)
+{
+    return (unsigned)op < SASS_OP_COUNT && op_names[op] ? op_names[op] : "?";
+}
+
+const char *sass_mod_name(sass_mod_t m)
+{
+    return (unsigned)m < SASS_MOD_COUNT && mod_names[m] ? mod_names[m] : "?";
+}
+
+const char *sass_status_name(sass_status_t st)
+{
+    switch (st) {
+    case SASS_OK: return "ok";
+    case SASS_ETRUNC: return "truncated instruction";
+    case SASS_EARCH: return "unsupported SM";
+    case SASS_EUNKNOWN: return "unknown opcode";
+    case SASS_EFIELD: return "unsupported encoding";
+    }
+    return "?";
+}
+
+int sass_has_mod(const sass_insn_t *in, sass_mod_t m)
+{
+    for (unsigned i = 0; i < in->nmods; i++)
+        if (in->mods[i] == m)
+            return 1;
+    return 0;
+}
+
+static uint64_t rd64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = (v << 8) | p[i];
+    return v;
+}
+
+sass_status_t sass_decode(const uint8_t *code, size_t len, uint64_t pc, unsigned sm,
+                          sass_insn_t *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->pc = pc;
+    if (err && errlen)
+        err[0] = 0;
+    if (!code || len < 16) {
+        if (err && errlen)
+            snprintf(err, errlen, "pc 0x%llx: %zu bytes left, an instruction has 16",
+                     (unsigned long long)pc, code ? len : 0);
+        return SASS_ETRUNC;
+    }
+    if (sm != 75 && sm != 80 && sm != 86 && sm != 87 && sm != 89) {
+        if (err && errlen)
+            snprintf(err, errlen, "sm_%u: only sm_75, sm_80, sm_86, sm_87, sm_89 are decoded",
+                     sm);
+        return SASS_EARCH;
+    }
+    sass_dctx_t d;
+    memset(&d, 0, sizeof d);
+    d.w[0] = rd64(code);
+    d.w[1] = rd64(code + 8);
+    d.sm = sm;
+    d.in = out;
+    d.err = err;
+    d.errlen = errlen;
+    for (int i = 0; i < 4; i++)
+        d.slot_opnd[i] = -1;
+    out->raw[0] = d.w[0];
+    out->raw[1] = d.w[1];
+    unsigned opc = (unsigned)(d.w[0] & 0xfff);
+    out->opc = (uint16_t)opc;
+    const sass_enc_t *e = &enc_sm70[opc & 0x1ff];
+    d.form = (int)(opc >> 9);
+    if (!e->fn || !(e->forms & (1u << d.form)) || e->sm_min > sm) {
+        if (err && errlen)
+            snprintf(err, errlen, "pc 0x%llx: unknown opcode 0x%03x (bits 0-11) for sm_%u",
+                     (unsigned long long)pc, opc, sm);
+        memset(out, 0, sizeof *out);
+        out->pc = pc;
+        return SASS_EUNKNOWN;
+    }
+    out->op = e->op;
+    out->guard_uniform = (e->arg & V_UG) != 0;
+    sass_fld(&d, 0, 12);
+    out->guard = (uint8_t)sass_fld(&d, 12, 3);
+    out->guard_not = (uint8_t)sass_fld(&d, 15, 1);
+    out->ctrl.stall = (uint8_t)sass_fld(&d, 105, 4);
+    out->ctrl.yield = (uint8_t)sass_fld(&d, 109, 1);
+    out->ctrl.wr_bar = (uint8_t)sass_fld(&d, 110, 3);
+    out->ctrl.rd_bar = (uint8_t)sass_fld(&d, 113, 3);
+    out->ctrl.wait_mask = (uint8_t)sass_fld(&d, 116, 6);
+    out->ctrl.reuse = (uint8_t)sass_fld(&d, 122, 4);
+    e->fn(&d, e);
+    if (d.st == SASS_OK) {
+        uint64_t left0 = d.w[0] & ~d.used[0], left1 = d.w[1] & ~d.used[1];
+        if (left0 | left1) {
+            unsigned b = left0 ? (unsigned)__builtin_ctzll(left0)
+                               : 64 + (unsigned)__builtin_ctzll(left1);
+            sass_fail(&d, "bit %u is set in a field this decoder does not model", b);
+        }
+    }
+    for (int s = 0; s < 4 && d.st == SASS_OK; s++) {
+        if (!((out->ctrl.reuse >> s) & 1))
+            continue;
+        int k = d.slot_opnd[s];
+        if (k < 0 || out->opnd[k].kind != SASS_OPND_REG)
+            sass_fail(&d, "reuse flag for source %c, which is not a register", 'a' + s);
+        else
+            out->opnd[k].flags |= SASS_OF_REUSE;
+    }
+    if (d.st != SASS_OK) {
+        sass_status_t st = d.st;
+        memset(out, 0, sizeof *out);
+        out->pc = pc;
+        out->raw[0] = d.w[0];
+        out->raw[1] = d.w[1];
+        out->opc = (uint16_t)opc;
+        return st;
+    }
+    return SASS_OK;
+}
