@@ -367,7 +367,10 @@ static void alu_ac(sass_dctx_t *d, unsigned wa, unsigned wc, int uni, int immkin
 
 static void dst(sass_dctx_t *d, unsigned width, int uni)
 {
-    gpr(d, 16, width, uni);
+    if (uni)
+        sass_ureg(d, 16, width);
+    else
+        sass_reg(d, 16, width);
 }
 
 /* predicate source with negation (87-90 by default) */
@@ -468,8 +471,6 @@ static void sass_h_iadd3(sass_dctx_t *d, const sass_enc_t *e)
     int x = (int)sass_fld(d, 74, 1);
     dst(d, 32, uni);
     if (sass_peek(d, 81, 3) != 7 || sass_peek(d, 84, 3) != 7) {
-        if (x)
-            sass_fail(d, "IADD3.X with carry-out predicates");
         pdst(d, 81, uni);
         if (sass_peek(d, 84, 3) != 7)
             pdst(d, 84, uni);
@@ -521,16 +522,11 @@ static void sass_h_lop3(sass_dctx_t *d, const sass_enc_t *e)
     sass_mod(d, M(LUT));
     if (sass_fld(d, 80, 1))
         sass_mod(d, M(PAND));
-    if (sass_peek(d, 81, 3) != 7)
+    if (sass_peek(d, 81, 3) != 7)   /* predicate destination, printed first */
         pdst(d, 81, uni);
     else
         sass_fld(d, 81, 3);
     dst(d, 32, uni);
-    if (d->in->nopnds == 2) {       /* nvdisasm prints the predicate first */
-        sass_operand_t t = d->in->opnd[0];
-        d->in->opnd[0] = d->in->opnd[1];
-        d->in->opnd[1] = t;
-    }
     alu3_t s = { 32, 32, 32, IM_U32, NOMODS, NOMODS, NOMODS };
     alu_abc(d, &s, uni);
     sass_imm(d, 72, 8, 0);
@@ -599,7 +595,7 @@ static void sass_h_sel(sass_dctx_t *d, const sass_enc_t *e)
 {
     int uni = e->arg & V_UNI;
     dst(d, 32, uni);
-    alu_ab(d, 32, 32, uni, IM_S32, NOMODS, NOMODS, 1);
+    alu_ab(d, 32, 32, uni, IM_U32, NOMODS, NOMODS, 1);
     psrc(d, 87, uni);
 }
 
@@ -669,16 +665,11 @@ static void sass_h_flo(sass_dctx_t *d, const sass_enc_t *e)
         sass_mod(d, M(U32));
     if (sass_fld(d, 74, 1))
         sass_mod(d, M(SH));
-    if (sass_peek(d, 81, 3) != 7)
+    if (sass_peek(d, 81, 3) != 7)   /* predicate destination, printed first */
         pdst(d, 81, uni);
     else
         sass_fld(d, 81, 3);
     dst(d, 32, uni);
-    if (d->in->nopnds == 2) {
-        sass_operand_t t = d->in->opnd[0];
-        d->in->opnd[0] = d->in->opnd[1];
-        d->in->opnd[1] = t;
-    }
     srcmods_t m = {63, 0, 1};
     src32(d, d->form, 32, uni, IM_S32, d->form == 4 ? NOMODS : m);
     if (d->form == 1)
@@ -689,11 +680,14 @@ static void sass_h_mov(sass_dctx_t *d, const sass_enc_t *e)
 {
     int uni = e->arg & V_UNI;
     dst(d, 32, uni);
-    if (uni) {
-        if (d->form == 6)
+    if (uni) {                      /* UMOV: bit 91 set only for the UR source form */
+        if (d->form == 6) {
+            sass_expect(d, 91, 1, 1);
             sass_ureg(d, 32, 32);
-        else
+        } else {
+            sass_expect(d, 91, 1, 0);
             sass_imm(d, 32, 32, 0);
+        }
         return;
     }
     src32(d, d->form, 32, 0, IM_U32, NOMODS);
@@ -908,11 +902,13 @@ static const uint16_t t_mufu[16] = {M(COS), M(SIN), M(EX2), M(LG2), M(RCP), M(RS
 static void sass_h_mufu(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
+    uint64_t fn = sass_peek(d, 74, 4);
     sass_mod_tab(d, 74, 4, t_mufu);
     if (sass_fld(d, 73, 1))
         sass_mod(d, M(F16));
     dst(d, 32, 0);
-    src32(d, d->form, 32, 0, IM_F32, MODS(63, 62));
+    /* RCP64H/RSQ64H take the high word of a double */
+    src32(d, d->form, 32, 0, (fn == 6 || fn == 7) ? IM_F64 : IM_F32, MODS(63, 62));
     if (d->form == 1)
         sass_slot(d, 1);
 }
@@ -964,8 +960,8 @@ static void sass_h_dfma(sass_dctx_t *d, const sass_enc_t *e)
     alu_abc(d, &s, 0);
 }
 
-static const uint16_t t_dcmp[16] = {M(F), M(LT), M(EQ), M(LE), M(GT), M(NE), M(GE), M(NUM),
-                                    M(NAN), M(LTU), M(EQU), M(LEU), M(GTU), M(NEU), M(GEU), M(T)};
+static const uint16_t t_dcmp[16] = {M(MIN), M(LT), M(EQ), M(LE), M(GT), M(NE), M(GE), M(NUM),
+                                    M(NAN), M(LTU), M(EQU), M(LEU), M(GTU), M(NEU), M(GEU), M(MAX)};
 
 static void sass_h_dsetp(sass_dctx_t *d, const sass_enc_t *e)
 {
@@ -974,9 +970,14 @@ static void sass_h_dsetp(sass_dctx_t *d, const sass_enc_t *e)
     sass_mod_tab(d, 74, 2, t_bop);
     pdst(d, 81, 0);
     pdst(d, 84, 0);
-    alu_ac(d, 64, 64, 0, IM_F64, MODS(72, 73), MODS(75, 74), MODS(63, 62), 2);
+    /* second source: R(32) in form 1 (reuse slot c), imm/cbank/UR in 32-63 otherwise */
+    sass_operand_t *o = gpr(d, 24, 64, 0);
+    apply_mods(d, o, MODS(72, 73));
+    sass_slot(d, 0);
+    src32(d, d->form, 64, 0, IM_F64, MODS(63, 62));
     if (d->form == 1)
-        sass_expect(d, 32, 8, 0);
+        sass_slot(d, 2);
+    sass_expect(d, 64, 8, 0);
     psrc(d, 87, 0);
 }
 
@@ -1133,7 +1134,7 @@ static void sass_h_hset2(sass_dctx_t *d, const sass_enc_t *e)
     sass_mod_tab(d, 69, 2, t_bop);
     dst(d, 32, 0);
     h_a(d);
-    h_32(d, 1, bf);
+    h_32(d, 2, bf);
     psrc(d, 87, 0);
 }
 
@@ -1150,7 +1151,7 @@ static void sass_h_hsetp2(sass_dctx_t *d, const sass_enc_t *e)
     pdst(d, 81, 0);
     pdst(d, 84, 0);
     h_a(d);
-    h_32(d, 1, bf);
+    h_32(d, 2, bf);
     psrc(d, 87, 0);
 }
 
@@ -1212,21 +1213,16 @@ static const uint16_t t_isz[8] = {M(U8), M(U16), M(U32), M(U64), M(S8), M(S16), 
 static void sass_h_f2f(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
-    uint64_t dt = sass_fld(d, 75, 2), st = sass_fld(d, 84, 2);
+    static const uint16_t t_dty[8] = {B, M(F16), M(F32), M(F64), M(BF16), B, B, B};
+    static const unsigned w_fty[4] = {0, 32, 32, 64};
+    uint64_t dt = sass_fld(d, 75, 3), st = sass_fld(d, 84, 2);
     if (sass_fld(d, 80, 1))
         sass_mod(d, M(FTZ));
-    int bf = 0;
-    if (dt == 1 && sass_peek(d, 86, 1)) {
-        sass_fld(d, 86, 1);
-        bf = 1;
-    }
-    sass_mod(d, bf ? M(BF16) : t_fty[dt]);
+    sass_mod(d, t_dty[dt]);
     sass_mod(d, t_fty[st]);
     sass_mod_tab(d, 78, 2, t_rnd);
     dst(d, dt == 3 ? 64 : 32, 0);
-    sass_operand_t *o = src32(d, d->form, st == 3 ? 64 : 32, 0, st == 3 ? IM_F64 : IM_F32,
-                              MODS(63, 62));
-    (void)o;
+    src32(d, d->form, st ? w_fty[st] : 32, 0, st == 3 ? IM_F64 : IM_F32, MODS(63, 62));
     if (d->form == 1)
         sass_slot(d, 1);
 }

@@ -17,30 +17,49 @@ static const unsigned w_msize[8] = {32, 32, 32, 32, 32, 64, 128, 0};
 /* cache eviction policy (84-86) */
 static const uint16_t t_evict[8] = {M(EF), 0, M(EL), M(LU), M(EU), M(NA), B, B};
 
-/* memory ordering/scope (77-80). sm_80: one 4-bit code; sm_75: scope 77-78, order 79-80. */
-static void mem_order(sass_dctx_t *d)
+/* Memory ordering and scope (77-80), as nvdisasm names the codes.
+ * sm_80+: one 4-bit code; 4 means CONSTANT (ld.global.nc) for loads but STRONG.SM.PRIVATE
+ * for stores and atomics. sm_75: scope in 77-78 (CTA SM GPU SYS, always printed), order in
+ * 79-80 (CONSTANT for loads only, weak: nothing, STRONG, MMIO: not for reductions). */
+#define SM2(a, b) {M(a), M(b), 0}
+#define SM3(a, b, c) {M(a), M(b), M(c)}
+static const uint16_t t_order80[16][3] = {
+    {0}, SM2(CONSTANT, PRIVATE), SM2(CONSTANT, CTA), SM3(CONSTANT, CTA, PRIVATE),
+    {0} /* per access kind */, SM2(STRONG, SM), SM3(STRONG, GPU, PRIVATE), SM2(STRONG, GPU),
+    SM2(MMIO, GPU), SM2(CONSTANT, SM), SM2(STRONG, SYS), SM3(CONSTANT, SM, PRIVATE),
+    SM2(MMIO, SYS), SM2(CONSTANT, VC), SM3(CONSTANT, VC, PRIVATE), SM2(CONSTANT, GPU),
+};
+#undef SM2
+#undef SM3
+
+enum { MO_LOAD, MO_STORE, MO_RED };
+
+static void mem_order(sass_dctx_t *d, int kind)
 {
     uint64_t v = sass_fld(d, 77, 4);
     if (d->sm >= 80) {
-        switch (v) {
-        case 0x0: return;
-        case 0x4: sass_mod(d, M(CONSTANT)); return;
-        case 0x5: sass_mod(d, M(STRONG)); sass_mod(d, M(SM)); return;
-        case 0x7: sass_mod(d, M(STRONG)); sass_mod(d, M(GPU)); return;
-        case 0xa: sass_mod(d, M(STRONG)); sass_mod(d, M(SYS)); return;
-        default: break;
+        if (v == 4) {
+            if (kind == MO_LOAD) {
+                sass_mod(d, M(CONSTANT));
+            } else {
+                sass_mod(d, M(STRONG));
+                sass_mod(d, M(SM));
+                sass_mod(d, M(PRIVATE));
+            }
+            return;
         }
-    } else {
-        unsigned scope = (unsigned)(v & 3), order = (unsigned)(v >> 2);
-        static const uint16_t t_scope[4] = {M(CTA), M(SM), M(GPU), M(SYS)};
-        switch (order) {
-        case 0: if (scope == 3) { sass_mod(d, M(CONSTANT)); return; } break;
-        case 1: if (scope == 0) return; break;
-        case 2: sass_mod(d, M(STRONG)); sass_mod(d, t_scope[scope]); return;
-        default: break;
-        }
+        for (int i = 0; i < 3; i++)
+            sass_mod(d, t_order80[v][i]);
+        return;
     }
-    sass_fail(d, "memory order/scope code 0x%llx not modelled", (unsigned long long)v);
+    static const uint16_t t_scope[4] = {M(CTA), M(SM), M(GPU), M(SYS)};
+    static const uint16_t t_ord[3][4] = {
+        {M(CONSTANT), 0, M(STRONG), M(MMIO)},       /* loads */
+        {B, 0, M(STRONG), M(MMIO)},                 /* stores */
+        {B, 0, M(STRONG), B},                       /* reductions, atomics */
+    };
+    sass_mod(d, t_ord[kind][v >> 2]);
+    sass_mod(d, t_scope[v & 3]);
 }
 
 /* [Ra(.64) + URb + offset]: base register at 24, offset (signed, n bits) at off_lo */
@@ -61,63 +80,104 @@ static sass_operand_t *maddr(sass_dctx_t *d, int wide, unsigned off_lo, unsigned
     return o;
 }
 
-/* LDG / STG / LD / ST */
+/* Address of the form-4 (bits 9-11 = 4) generic/global memory instructions:
+ *   91-90 = 3: [Ra.64 + URb + off], 2: [Ra.U32 + URb + off] (24-bit offset in 40-63);
+ *   91 = 0 (LD, RED): [Ra + off] with a 32-bit offset in 32-63 (LD) or 24-bit (RED).
+ * URb (in ur_lo..+5) is part of the address on sm_80 unless bit `nour` is set (for .U32
+ * always); on sm_75 it always is, and bit 76 of loads/stores means .PRIVATE instead.
+ * Returns the operand, or NULL after failing. */
+static sass_operand_t *gaddr(sass_dctx_t *d, unsigned ur_lo, unsigned nour, int allow32,
+                             int off32)
+{
+    uint64_t mode = sass_fld(d, 90, 2);
+    if (mode < 2) {
+        if (!allow32 || mode != 0) {
+            sass_fail(d, "address mode %llu", (unsigned long long)mode);
+            return NULL;
+        }
+        return off32 ? maddr(d, 0, 32, 32, -1) : maddr(d, 0, 40, 24, -1);
+    }
+    sass_operand_t *a = maddr(d, mode == 3, 40, 24, -1);
+    if (mode == 2)
+        a->flags |= SASS_OF_U32;
+    uint64_t u = sass_fld(d, ur_lo, 6);
+    int ur = 1;
+    if (d->sm >= 80 && nour)
+        ur = mode == 2 || !sass_fld(d, nour, 1);
+    if (ur)
+        a->reg2 = (uint16_t)u;
+    return a;
+}
+
+/* LDG / STG / LD / ST.
+ * form 1: LDG [Ra + off24(40)]; LD [Ra + off32(32)]; STG data(32) [Ra + off24(40)];
+ *         ST data(64) [Ra + off32(32)]
+ * form 4: gaddr(); loads read URb in 32-37, stores in 64-69 (data in 32) */
 void sass_h_ldst(sass_dctx_t *d, const sass_enc_t *e)
 {
-    int load = e->arg & V_LOAD;
+    int load = e->arg & V_LOAD, global = e->arg & V_GLOBAL;
     int f4 = d->form == 4;
     int ext = (int)sass_fld(d, 72, 1);
     uint64_t sz = sass_fld(d, 73, 3);
     if (ext)
         sass_mod(d, M(E));
-    else if (f4)
-        sass_fail(d, "64-bit address form without .E");
     sass_mod_tab(d, 84, 3, t_evict);
     static const uint16_t t_ltc[4] = {0, M(LTC64B), M(LTC128B), B};
     if (load)
         sass_mod_tab(d, 68, 2, t_ltc);
     sass_mod(d, t_msize[sz]);
-    mem_order(d);
+    mem_order(d, load ? MO_LOAD : MO_STORE);
+    if (d->sm < 80 && sass_fld(d, 76, 1))
+        sass_mod(d, M(PRIVATE));
     if (load) {
-        if (sass_peek(d, 81, 3) != 7)
+        /* LDG: 81-83 a predicate destination, PT when absent; LD: unused, zero */
+        if (sass_fld(d, 81, 3) != (global ? 7u : 0u))
             sass_fail(d, "load with a predicate destination");
-        sass_fld(d, 81, 3);
+        sass_expect(d, 87, 1, 0);                   /* .ZD */
         sass_reg(d, 16, w_msize[sz]);
     }
-    int ur = f4 && !sass_fld(d, 76, 1);
-    sass_operand_t *a = maddr(d, f4 && ext, load ? 40 : 40, 24, -1);
     if (f4) {
-        /* 32-37 (loads) / 64-69 (stores): uniform register with the memory descriptor;
-         * an address part only when bit 76 is clear */
-        uint64_t u = sass_fld(d, load ? 32 : 64, 8);
-        if (ur)
-            a->reg2 = (uint16_t)(u & 0x3f);
-        sass_expect(d, 90, 2, 3);
+        if (!gaddr(d, load ? 32 : 64, 76, load && !global, 1))
+            return;
     } else {
-        sass_expect(d, 76, 1, 0);
+        if (d->sm >= 80)
+            sass_expect(d, 76, 1, 0);
+        if (load)
+            maddr(d, 0, global ? 40 : 32, global ? 24 : 32, -1);
+        else
+            maddr(d, 0, global ? 40 : 32, global ? 24 : 32, -1);
+        sass_expect(d, 90, 2, 0);
     }
     if (!load) {
-        sass_reg(d, 32, w_msize[sz]);
+        sass_reg(d, (!f4 && !global) ? 64 : 32, w_msize[sz]);
     } else {
-        uint64_t p = sass_fld(d, 64, 4);
-        if (p != 0)
-            sass_fail(d, "load with a predicate source");
+        /* a predicate source in 64-67, stored inverted (0 = PT), printed last */
+        uint64_t p = sass_fld(d, 64, 3);
+        int pn = (int)sass_fld(d, 67, 1);
+        if (p != 0 || pn) {
+            sass_operand_t *o = sass_opnd(d, SASS_OPND_PRED);
+            o->reg = (uint16_t)(7 - p);
+            if (pn)
+                o->flags |= SASS_OF_NOT;
+        }
     }
 }
+
+/* shared-memory address scale (78-79): [R.X4] ... */
+static const uint8_t t_scale[4] = {SASS_SEL_NONE, SASS_SEL_X4, SASS_SEL_X8, SASS_SEL_X16};
 
 /* LDS / STS */
 void sass_h_lds(sass_dctx_t *d, const sass_enc_t *e)
 {
     int load = e->arg & V_LOAD;
     uint64_t sz = sass_fld(d, 73, 3);
+    if (d->sm < 80 && sass_fld(d, 76, 1))      /* sm_75: LDS.U */
+        sass_mod(d, M(U));
     sass_mod(d, t_msize[sz]);
     if (load)
         sass_reg(d, 16, w_msize[sz]);
     sass_operand_t *a = maddr(d, 0, 40, 24, -1);
-    uint64_t sc = sass_fld(d, 78, 2);
-    if (sc == 3)
-        sass_fail(d, "shared address scale 3");
-    a->sel = sc == 0 ? SASS_SEL_NONE : sc == 1 ? SASS_SEL_X4 : SASS_SEL_X8;
+    a->sel = t_scale[sass_fld(d, 78, 2)];
     if (sass_fld(d, 91, 1))
         a->reg2 = (uint16_t)sass_fld(d, load ? 32 : 64, 6);
     if (!load)
@@ -178,6 +238,7 @@ void sass_h_uldc(sass_dctx_t *d, const sass_enc_t *e)
     if (off & 0x8000)
         off -= 0x10000;
     o->imm = off;
+    sass_expect(d, 91, 1, (e->arg & V_IDX) ? 1 : 0);
     if (e->arg & V_IDX) {
         uint64_t r = sass_fld(d, 24, 6);
         o->reg2 = (uint16_t)r;
@@ -199,55 +260,220 @@ void sass_h_ldsm(sass_dctx_t *d, const sass_enc_t *e)
     else
         sass_mod(d, t_num[n]);
     sass_reg(d, 16, w_num[n]);
-    maddr(d, 0, 40, 24, -1);
+    sass_operand_t *a = maddr(d, 0, 40, 24, -1);
+    if (sass_fld(d, 91, 1))
+        a->reg2 = (uint16_t)sass_fld(d, 32, 6);
 }
 
+/* LDGSTS [Rs + off20], [Rg.64 + UR + off12]: asynchronous global -> shared copy */
 void sass_h_ldgsts(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
-    sass_fail(d, "LDGSTS not modelled yet");
+    static const uint16_t t_ltc[4] = {0, B, M(LTC128B), M(LTC256B)};
+    sass_expect(d, 70, 1, 1);
+    sass_expect(d, 91, 1, 1);
+    sass_mod(d, M(E));
+    if (!sass_fld(d, 81, 1))
+        sass_mod(d, M(BYPASS));
+    sass_mod_tab(d, 84, 3, t_evict);
+    sass_mod_tab(d, 71, 2, t_ltc);
+    uint64_t sz = sass_fld(d, 73, 3);
+    sass_mod(d, t_msize[sz]);
+    mem_order(d, MO_LOAD);
+    if (sass_fld(d, 82, 1))
+        sass_mod(d, M(ZFILL));
+    /* shared destination: R(16) + signed 20-bit offset in 44-63 */
+    sass_operand_t *o = sass_opnd(d, SASS_OPND_MEM);
+    o->reg = (uint16_t)sass_fld(d, 16, 8);
+    uint64_t v = sass_fld(d, 44, 20);
+    o->imm = (v & 0x80000) ? (int64_t)v - 0x100000 : (int64_t)v;
+    /* global source: R(24).64 + UR(64) when bit 76 clear + signed 12-bit offset in 32-43 */
+    o = sass_opnd(d, SASS_OPND_MEM);
+    o->reg = (uint16_t)sass_fld(d, 24, 8);
+    o->flags |= SASS_OF_WIDE;
+    v = sass_fld(d, 32, 12);
+    o->imm = (v & 0x800) ? (int64_t)v - 0x1000 : (int64_t)v;
+    uint64_t u = sass_fld(d, 64, 6);
+    if (!sass_fld(d, 76, 1))
+        o->reg2 = (uint16_t)u;
+    if (sass_peek(d, 87, 4) != 7)
+        sass_pred(d, 87, 90);
+    else
+        sass_fld(d, 87, 4);
 }
 
-/* atomics */
+/* atomics: operation (87-90), type (73-76) */
 static const uint16_t t_atomop[16] = {M(ADD), M(MIN), M(MAX), M(INC), M(DEC), M(AND), M(OR),
                                       M(XOR), M(EXCH), M(SAFEADD), B, B, B, B, B, B};
+/* U32 S32 U64 F32 F16x2 S64 F64; width of the data */
+static const unsigned w_atype[8] = {32, 32, 64, 32, 32, 64, 64, 0};
 
+static void atom_type(sass_dctx_t *d, uint64_t t)
+{
+    switch (t) {
+    case 0: break;
+    case 1: sass_mod(d, M(S32)); break;
+    case 2: sass_mod(d, M(64)); break;
+    case 3: sass_mod(d, M(F32)); sass_mod(d, M(FTZ)); sass_mod(d, M(RN)); break;
+    case 4: sass_mod(d, M(F16x2)); sass_mod(d, M(RN)); break;
+    case 5: sass_mod(d, M(S64)); break;
+    case 6: sass_mod(d, M(F64)); sass_mod(d, M(RN)); break;
+    default: sass_fail(d, "atomic type %llu", (unsigned long long)t);
+    }
+}
+
+
+
+/* ATOM / ATOMG (generic / global). Form 4: [R.64], op in 87-90; CAS (form 1): [R], cmp in
+ * 32, data in 64 (no UR part), CAST/SPIN in 87/88 */
 void sass_h_atom(sass_dctx_t *d, const sass_enc_t *e)
 {
-    (void)e;
-    sass_fail(d, "ATOM not modelled yet");
+    int cas = e->arg & V_CAS;
+    if (!sass_fld(d, 72, 1)) {
+        sass_fail(d, "atomic without .E");
+        return;
+    }
+    sass_mod(d, M(E));
+    uint64_t t = sass_fld(d, 73, 4);
+    if (cas) {
+        uint64_t c = sass_fld(d, 87, 2);
+        sass_mod(d, c == 0 ? M(CAS) : M(CAST));
+        if (c == 3)
+            sass_mod(d, M(SPIN));
+        else if (c == 2)
+            sass_fail(d, "CAS mode 2");
+        sass_expect(d, 89, 3, 0);
+    } else {
+        sass_mod_tab(d, 87, 4, t_atomop);
+        sass_expect(d, 91, 1, d->form == 4);
+    }
+    sass_mod_tab(d, 84, 3, t_evict);
+    if (t > 7)
+        sass_fail(d, "atomic type %llu", (unsigned long long)t);
+    atom_type(d, t);
+    mem_order(d, MO_RED);
+    sass_pred(d, 81, -1);
+    sass_reg(d, 16, w_atype[t & 7]);
+    if (cas) {
+        maddr(d, 0, 40, 24, -1);
+        sass_reg(d, 32, w_atype[t & 7]);
+        sass_reg(d, 64, w_atype[t & 7]);
+    } else if (d->form == 1) {          /* sm_75 ATOM.E [Ra + off24] */
+        maddr(d, 0, 40, 24, -1);
+        sass_expect(d, 64, 8, 0xff);
+        sass_reg(d, 32, w_atype[t & 7]);
+    } else {
+        /* [Ra.64 + URb(64) + off24]; bit 71 set: no URb (sm_80); 90 is part of the op */
+        sass_expect(d, 70, 1, 1);
+        sass_operand_t *a = maddr(d, 1, 40, 24, -1);
+        uint64_t u = sass_fld(d, 64, 6);
+        if (d->sm < 80 || !sass_fld(d, 71, 1))
+            a->reg2 = (uint16_t)u;
+        sass_reg(d, 32, w_atype[t & 7]);
+    }
 }
 
-void sass_h_atoms(sass_dctx_t *d, const sass_enc_t *e)
-{
-    (void)e;
-    (void)t_atomop;
-    sass_fail(d, "ATOMS not modelled yet");
-}
-
+/* RED [R.64 + UR + off], Rb */
 void sass_h_red(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
-    sass_fail(d, "RED not modelled yet");
+    static const uint16_t t_redop[8] = {M(ADD), M(MIN), M(MAX), M(INC), M(DEC), M(AND),
+                                        M(OR), M(XOR)};
+    if (!sass_fld(d, 72, 1)) {
+        sass_fail(d, "RED without .E");
+        return;
+    }
+    sass_mod(d, M(E));
+    sass_mod_tab(d, 87, 3, t_redop);
+    sass_mod_tab(d, 84, 3, t_evict);
+    uint64_t t = sass_fld(d, 73, 4);
+    if (t > 7)
+        sass_fail(d, "RED type %llu", (unsigned long long)t);
+    atom_type(d, t);
+    mem_order(d, MO_RED);
+    sass_expect(d, 70, 1, 0);
+    if (!gaddr(d, 64, 71, 1, 0))
+        return;
+    if (!(sass_peek(d, 91, 1)))
+        sass_fld(d, 64, 8);             /* URb field unused */
+    sass_reg(d, 32, w_atype[t & 7]);
+}
+
+/* ATOMS (shared): op 87-90 (CAS: 87 CAST, 88 SPIN), type 73-74, address scale 78-79 */
+void sass_h_atoms(sass_dctx_t *d, const sass_enc_t *e)
+{
+    int cas = e->arg & V_CAS;
+    static const uint16_t t_stype[4] = {0, M(S32), M(64), B};
+    static const unsigned w_stype[4] = {32, 32, 64, 0};
+    if (d->form == 7) {
+        /* ATOMS.POPC.INC.32 Rd, [Ra + URb + off]: increment by the number of active
+         * threads (one fixed operation code, no data register) */
+        sass_expect(d, 87, 5, 0x1a);
+        sass_mod(d, M(POPC));
+        sass_mod(d, M(INC));
+        static const uint16_t t_t7[4] = {M(32), B, B, B};
+        sass_mod_tab(d, 73, 2, t_t7);
+        sass_reg(d, 16, 32);
+        sass_operand_t *a = maddr(d, 0, 40, 24, -1);
+        a->sel = t_scale[sass_fld(d, 78, 2)];
+        a->reg2 = (uint16_t)sass_fld(d, 64, 6);
+        return;
+    }
+    if (cas) {
+        uint64_t c = sass_fld(d, 87, 2);
+        sass_mod(d, c == 0 ? M(CAS) : M(CAST));
+        if (c == 3)
+            sass_mod(d, M(SPIN));
+        else if (c == 2)
+            sass_fail(d, "CAS mode 2");
+    } else {
+        sass_mod_tab(d, 87, 4, t_atomop);
+    }
+    uint64_t t = sass_fld(d, 73, 2);
+    sass_mod_tab(d, 73, 2, t_stype);
+    sass_reg(d, 16, w_stype[t]);
+    sass_operand_t *a = maddr(d, 0, 40, 24, -1);
+    a->sel = t_scale[sass_fld(d, 78, 2)];
+    sass_reg(d, 32, w_stype[t]);
+    if (cas)
+        sass_reg(d, 64, w_stype[t]);
+    else
+        sass_expect(d, 64, 8, d->sm >= 80 ? 0 : 0xff);     /* unused source c */
 }
 
 void sass_h_cctl(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
-    sass_fail(d, "CCTL not modelled yet");
+    static const uint16_t t_cctl[16] = {M(PF1), M(PF2), M(WB), M(IV), M(IVALL), M(RS),
+                                        M(IVALLP), M(WBALL), M(WBALLP), B, B, B, B, B, B, B};
+    uint64_t op = sass_fld(d, 87, 4);
+    int all = op == 4 || op == 6 || op == 7 || op == 8;
+    int ext = (int)sass_fld(d, 72, 1);
+    if (ext)
+        sass_mod(d, M(E));
+    sass_expect(d, 78, 2, 0);
+    sass_mod_tab(d, 87, 4, t_cctl);
+    if (all) {
+        if (ext)
+            sass_fail(d, "CCTL .E with an all-lines operation");
+        sass_expect(d, 24, 8, SASS_RZ);
+        return;
+    }
+    sass_operand_t *a = sass_opnd(d, SASS_OPND_MEM);
+    a->reg = (uint16_t)sass_fld(d, 24, 8);
+    uint64_t v = sass_fld(d, 32, 32);
+    a->imm = (int64_t)(int32_t)(uint32_t)v;
 }
 
 void sass_h_membar(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
     static const uint16_t t_scope[8] = {M(CTA), M(SM), M(GPU), M(SYS), B, B, B, B};
-    uint64_t sc = sass_fld(d, 79, 1), mmio = sass_fld(d, 80, 1) ^ 1;
-    (void)mmio;
-    if (sass_peek(d, 80, 1))
-        sass_mod(d, sc ? M(ALL) : M(SC));
-    else if (sc)
-        sass_fail(d, "MEMBAR mode");
-    sass_fld(d, 80, 1);
+    int all = (int)sass_fld(d, 79, 1), plain = (int)sass_fld(d, 80, 1);
+    if (!plain)
+        sass_mod(d, all ? M(ALL) : M(SC));
+    else if (all)
+        sass_mod(d, M(MMIO));
     sass_mod_tab(d, 76, 3, t_scope);
 }
 
@@ -273,15 +499,25 @@ void sass_h_depbar(sass_dctx_t *d, const sass_enc_t *e)
     sass_operand_t *o = sass_opnd(d, SASS_OPND_SB);
     o->reg = (uint16_t)sass_fld(d, 44, 3);
     sass_imm(d, 38, 6, 0);
-    if (sass_peek(d, 32, 6))
-        sass_fail(d, "DEPBAR scoreboard list");
-    sass_fld(d, 32, 6);
+    uint64_t set = sass_fld(d, 32, 6);
+    if (set) {
+        sass_operand_t *s = sass_opnd(d, SASS_OPND_SBSET);
+        s->imm = (int64_t)set;
+    }
 }
 
+/* QSPC.E.S/.G Pd, Rd, [Ra + off]: does the generic address lie in shared/global space */
 void sass_h_qspc(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
-    sass_fail(d, "QSPC not modelled yet");
+    static const uint16_t t_space[4] = {M(G), B, M(S), B};
+    int ext = (int)sass_fld(d, 72, 1);
+    if (ext)
+        sass_mod(d, M(E));
+    sass_mod_tab(d, 73, 2, t_space);
+    sass_pred(d, 81, -1);
+    sass_reg(d, 16, 32);
+    maddr(d, 0, 40, 24, -1);
 }
 
 /* special registers */
@@ -315,7 +551,16 @@ void sass_h_cs2r(sass_dctx_t *d, const sass_enc_t *e)
 void sass_h_b2r(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
-    sass_fail(d, "B2R not modelled yet");
+    if (!sass_fld(d, 78, 1)) {
+        sass_fail(d, "B2R without .RESULT");
+        return;
+    }
+    sass_mod(d, M(RESULT));
+    sass_reg(d, 16, 32);
+    if (sass_peek(d, 81, 3) != 7)
+        sass_pred(d, 81, -1);
+    else
+        sass_fld(d, 81, 3);
 }
 
 void sass_h_r2ur(sass_dctx_t *d, const sass_enc_t *e)
@@ -373,7 +618,10 @@ void sass_h_vote(sass_dctx_t *d, const sass_enc_t *e)
     } else {
         sass_fld(d, 16, 8);
     }
-    sass_pred(d, 81, -1);
+    if (uni)
+        sass_upred(d, 81, -1);
+    else
+        sass_pred(d, 81, -1);
     sass_pred(d, 87, 90);
 }
 
@@ -443,17 +691,17 @@ void sass_h_bra(sass_dctx_t *d, const sass_enc_t *e)
     (void)e;
     incdec(d);
     cond_pred(d);
-    if (sass_fld(d, 91, 1)) {
-        /* BRA.DIV / BRA.CONV URa: branch when the warp is divergent/convergent w.r.t.
-         * the mask in URa (bit 30: ~) */
-        static const uint16_t t_mode[4] = {B, B, M(DIV), M(CONV)};
-        sass_mod_tab(d, 32, 2, t_mode);
+    /* .U (uniform branch), .DIV / .CONV (taken when the warp is divergent / convergent,
+     * sm_80: with respect to the thread mask in URa, bit 30: ~URa) */
+    static const uint16_t t_mode[4] = {0, M(U), M(DIV), M(CONV)};
+    sass_mod_tab(d, 32, 2, t_mode);
+    if (d->sm >= 80 && sass_fld(d, 91, 1)) {
         sass_operand_t *o = sass_ureg(d, 24, 32);
         if (sass_fld(d, 30, 1))
             o->flags |= SASS_OF_NOT;
     } else {
+        sass_expect(d, 91, 1, 0);
         sass_expect(d, 24, 8, 0);
-        sass_expect(d, 32, 2, 0);
     }
     rel50(d);
 }
@@ -628,7 +876,8 @@ void sass_h_bpt(sass_dctx_t *d, const sass_enc_t *e)
     (void)e;
     static const uint16_t t_bpt[8] = {B, B, B, M(TRAP), B, B, B, B};
     sass_mod_tab(d, 84, 3, t_bpt);
-    sass_imm(d, 38, 20, 0);
+    sass_expect(d, 32, 2, 0);
+    sass_imm(d, 34, 20, 0);
 }
 
 void sass_h_lepc(sass_dctx_t *d, const sass_enc_t *e)

@@ -159,11 +159,15 @@ int sass_fmt_float(char *buf, size_t n, uint64_t bits, unsigned fbits)
     return snprintf(buf, n, "%.20g", v);
 }
 
+/* nvdisasm follows INF and NAN with a space (also before a comma: "-INF , !P0") */
 static void put_float(obuf_t *o, uint64_t bits, unsigned fbits)
 {
     char tmp[64];
     sass_fmt_float(tmp, sizeof tmp, bits, fbits);
     put(o, tmp);
+    size_t k = strlen(tmp);
+    if (k >= 3 && (!strcmp(tmp + k - 3, "INF") || !strcmp(tmp + k - 3, "NAN")))
+        put(o, " ");
 }
 
 static const char *const sel_names[SASS_SEL_COUNT] = {
@@ -213,12 +217,16 @@ static void put_cbank(obuf_t *o, const sass_operand_t *x)
     put(o, "]");
 }
 
+/* [R2.64+UR4+0x10]: the base is left out when it is RZ and a UR or (for a 32-bit base)
+ * an offset is there; an offset alone prints as an unsigned 24-bit address */
 static void put_mem(obuf_t *o, const sass_operand_t *x)
 {
-    int base = x->reg != SASS_RZ || (x->flags & SASS_OF_WIDE) || x->sel != SASS_SEL_NONE;
+    int has_ur = x->reg2 != SASS_NONE_REG;
+    int base = !(x->reg == SASS_RZ && x->sel == SASS_SEL_NONE &&
+                 (has_ur || (!(x->flags & SASS_OF_WIDE) && x->imm != 0)));
     int any = 0;
     put(o, "[");
-    if (base || (x->reg2 == SASS_NONE_REG && x->imm == 0)) {
+    if (base) {
         if (x->reg == SASS_RZ) put(o, "RZ"); else putf(o, "R%u", x->reg);
         if (x->flags & SASS_OF_WIDE)
             put(o, ".64");
@@ -227,7 +235,7 @@ static void put_mem(obuf_t *o, const sass_operand_t *x)
         put(o, sel_names[x->sel]);
         any = 1;
     }
-    if (x->reg2 != SASS_NONE_REG) {
+    if (has_ur) {
         if (any)
             put(o, "+");
         if (x->reg2 == SASS_URZ) put(o, "URZ"); else putf(o, "UR%u", x->reg2);
@@ -315,6 +323,18 @@ static void put_opnd(obuf_t *o, const sass_operand_t *x)
     case SASS_OPND_SB:
         putf(o, "SB%u", x->reg);
         break;
+    case SASS_OPND_SBSET: {
+        put(o, "{");
+        int first = 1;
+        for (int b = 5; b >= 0; b--) {
+            if (!((x->imm >> b) & 1))
+                continue;
+            putf(o, first ? "%d" : ",%d", b);
+            first = 0;
+        }
+        put(o, "}");
+        break;
+    }
     default:
         put(o, "?");
     }
@@ -350,5 +370,7 @@ int sass_format(const sass_insn_t *in, char *buf, size_t n)
             put(&o, ", ");
         put_opnd(&o, x);
     }
+    while (o.len && o.len < o.n && buf[o.len - 1] == ' ')    /* "+INF" as last operand */
+        buf[--o.len] = 0;
     return (int)o.len;
 }
