@@ -95,6 +95,7 @@ typedef enum sass_ftype {
     SASS_FT_F64H,       /* top 32 bits of a double (low 32 bits zero) */
     SASS_FT_F16X2,      /* two halves (imm bits 0-15 = first printed? see sass_format) */
     SASS_FT_BF16X2,     /* two bfloat16 halves */
+    SASS_FT_F16,        /* one half (imm bits 0-15) */
 } sass_ftype_t;
 
 /* integer immediate print formats */

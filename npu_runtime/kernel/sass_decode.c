@@ -223,7 +223,8 @@ static sass_operand_t *fimm(sass_dctx_t *d, unsigned lo, unsigned n, unsigned ft
 static sass_operand_t *cbank(sass_dctx_t *d)
 {
     sass_operand_t *o = sass_opnd(d, SASS_OPND_CBANK);
-    int64_t off = (int64_t)sass_fld(d, 38, 16);
+    sass_expect(d, 38, 2, 0);       /* ALU operands are whole words (nvdisasm ignores these) */
+    int64_t off = (int64_t)sass_fld(d, 40, 14) << 2;
     if (off & 0x8000)
         off -= 0x10000;
     o->imm = off;
@@ -426,8 +427,16 @@ static void sass_h_imad(sass_dctx_t *d, const sass_enc_t *e)
         sass_expect(d, 81, 3, 7);
     }
     sass_expect(d, 84, 3, 0);
+    /* b and c may be negated: c by 75 when it is the register at 64 (forms 1/4/5/6), by 63
+     * when it is the cbank/UR of forms 3/7; b by 63 when it is the cbank/UR of forms 5/6 */
+    int c64 = f == 1 || f == 4 || f == 5 || f == 6;
     alu3_t s = { 32, 32, wide ? 64 : 32, IM_S32, NOMODS,
-                 (f == 1) ? NOMODS : MODS(63, 0), MODS(75, 0) };
+                 (f == 3 || f == 7) ? MODS(63, 0) : NOMODS,
+                 c64 ? MODS(75, 0) : NOMODS };
+    if (!c64)
+        sass_expect(d, 75, 1, 0);
+    if (f == 1 || f == 5 || f == 6)
+        sass_expect(d, 63, 1, 0);       /* b is never negated (nvdisasm ignores the bit) */
     if (x) {
         s.m32.neg_is_not = 1;
         s.m64.neg_is_not = 1;
@@ -470,14 +479,12 @@ static void sass_h_iadd3(sass_dctx_t *d, const sass_enc_t *e)
     int uni = e->arg & V_UNI;
     int x = (int)sass_fld(d, 74, 1);
     dst(d, 32, uni);
-    if (sass_peek(d, 81, 3) != 7 || sass_peek(d, 84, 3) != 7) {
-        pdst(d, 81, uni);
-        if (sass_peek(d, 84, 3) != 7)
-            pdst(d, 84, uni);
+    /* carry-out predicates: each printed unless PT */
+    for (unsigned lo = 81; lo <= 84; lo += 3) {
+        if (sass_peek(d, lo, 3) != 7)
+            pdst(d, lo, uni);
         else
-            sass_fld(d, 84, 3);
-    } else {
-        sass_fld(d, 81, 6);
+            sass_fld(d, lo, 3);
     }
     alu3_t s = { 32, 32, 32, IM_S32, MODS(72, 0), MODS(63, 0), MODS(75, 0) };
     if (d->form == 2 || d->form == 4)
@@ -510,8 +517,11 @@ static void sass_h_isetp(sass_dctx_t *d, const sass_enc_t *e)
     pdst(d, 84, uni);
     alu_ab(d, 32, 32, uni, IM_S32, NOMODS, NOMODS, 1);
     psrc(d, 87, uni);
-    if (ex)
+    /* .EX: the carry-in predicate; sm_75's nvdisasm leaves it out when it is PT */
+    if (ex && (d->sm >= 80 || sass_peek(d, 68, 4) != 7))
         psrc(d, 68, uni);
+    else if (ex)
+        sass_fld(d, 68, 4);
     else
         sass_expect(d, 68, 4, 7);
 }
@@ -585,7 +595,10 @@ static const uint16_t t_prmt[8] = {0, M(F4E), M(B4E), M(RC8), M(ECL), M(ECR), M(
 static void sass_h_prmt(sass_dctx_t *d, const sass_enc_t *e)
 {
     int uni = e->arg & V_UNI;
-    sass_mod_tab(d, 72, 3, t_prmt);
+    if (uni)
+        sass_expect(d, 72, 3, 0);       /* UPRMT has no mode (nvdisasm ignores 73-74) */
+    else
+        sass_mod_tab(d, 72, 3, t_prmt);
     dst(d, 32, uni);
     alu3_t s = { 32, 32, 32, IM_U32, NOMODS, NOMODS, NOMODS };
     alu_abc(d, &s, uni);
@@ -665,11 +678,11 @@ static void sass_h_flo(sass_dctx_t *d, const sass_enc_t *e)
         sass_mod(d, M(U32));
     if (sass_fld(d, 74, 1))
         sass_mod(d, M(SH));
-    if (sass_peek(d, 81, 3) != 7)   /* predicate destination, printed first */
+    dst(d, 32, uni);
+    if (sass_peek(d, 81, 3) != 7)   /* predicate destination, after the register */
         pdst(d, 81, uni);
     else
         sass_fld(d, 81, 3);
-    dst(d, 32, uni);
     srcmods_t m = {63, 0, 1};
     src32(d, d->form, 32, uni, IM_S32, d->form == 4 ? NOMODS : m);
     if (d->form == 1)
@@ -759,7 +772,7 @@ static void sass_h_p2r(sass_dctx_t *d, const sass_enc_t *e)
     sass_opnd(d, SASS_OPND_PR);
     gpr(d, 24, 32, 0);
     sass_slot(d, 0);
-    sass_imm(d, 32, 32, 0);
+    sass_imm(d, 32, 32, 1);
 }
 
 static void sass_h_r2p(sass_dctx_t *d, const sass_enc_t *e)
@@ -853,10 +866,8 @@ static void sass_h_fmnmx(sass_dctx_t *d, const sass_enc_t *e)
     (void)e;
     if (sass_fld(d, 80, 1))
         sass_mod(d, M(FTZ));
-    if (sass_fld(d, 81, 1))
+    if (d->sm >= 80 && sass_fld(d, 81, 1))
         sass_mod(d, M(NAN));
-    if (sass_fld(d, 82, 1))
-        sass_mod(d, M(XORSIGN));
     dst(d, 32, 0);
     alu_ab(d, 32, 32, 0, IM_F32, MODS(72, 73), MODS(63, 62), 1);
     psrc(d, 87, 0);
@@ -904,11 +915,20 @@ static void sass_h_mufu(sass_dctx_t *d, const sass_enc_t *e)
     (void)e;
     uint64_t fn = sass_peek(d, 74, 4);
     sass_mod_tab(d, 74, 4, t_mufu);
-    if (sass_fld(d, 73, 1))
+    if (sass_fld(d, 73, 1)) {
+        if (fn == 6 || fn == 7)
+            sass_fail(d, "MUFU.%s.F16", fn == 6 ? "RCP64H" : "RSQ64H");
         sass_mod(d, M(F16));
+    }
     dst(d, 32, 0);
-    /* RCP64H/RSQ64H take the high word of a double */
-    src32(d, d->form, 32, 0, (fn == 6 || fn == 7) ? IM_F64 : IM_F32, MODS(63, 62));
+    /* RCP64H/RSQ64H take the high word of a double, .F16 a half in bits 32-47 */
+    int f16 = (int)sass_peek(d, 73, 1);
+    if (f16 && (d->form == 4)) {
+        fimm(d, 32, 16, SASS_FT_F16);
+        sass_expect(d, 48, 16, 0);
+    } else {
+        src32(d, d->form, 32, 0, (fn == 6 || fn == 7) ? IM_F64 : IM_F32, MODS(63, 62));
+    }
     if (d->form == 1)
         sass_slot(d, 1);
 }
@@ -1036,7 +1056,8 @@ static void h_64(sass_dctx_t *d, int slot, unsigned negb, unsigned absb, unsigne
 static void sass_h_hadd2(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
-    int bf = (int)sass_fld(d, 85, 1);
+    int bf = 0;
+    sass_expect(d, 85, 1, 0);           /* HADD2.BF16_V2 is sm_90 */
     if (sass_fld(d, 78, 1))
         sass_mod(d, M(F32));
     if (bf)
@@ -1054,7 +1075,8 @@ static void sass_h_hadd2(sass_dctx_t *d, const sass_enc_t *e)
 static void sass_h_hmul2(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
-    int bf = (int)sass_fld(d, 85, 1);
+    int bf = 0;
+    sass_expect(d, 85, 1, 0);           /* HMUL2.BF16_V2 is sm_90 */
     if (sass_fld(d, 78, 1))
         sass_mod(d, M(F32));
     if (bf)
@@ -1078,8 +1100,13 @@ static void sass_h_hfma2(sass_dctx_t *d, const sass_enc_t *e)
     int relu = (int)sass_fld(d, 79, 1);
     if (mma)
         sass_mod(d, M(MMA));
-    if (!mma && sass_fld(d, 78, 1))
+    if (sass_peek(d, 77, 1) && (relu || bf))
+        sass_fail(d, "HFMA2 .SAT with .RELU or .BF16_V2");
+    if (!mma && sass_fld(d, 78, 1)) {
+        if (bf)
+            sass_fail(d, "HFMA2 .F32 with .BF16_V2");
         sass_mod(d, M(F32));
+    }
     if (bf)
         sass_mod(d, M(BF16_V2));
     if (sass_fld(d, 76, 1))
@@ -1118,8 +1145,11 @@ static void sass_h_hfma2(sass_dctx_t *d, const sass_enc_t *e)
             h_64(d, 1, 84, 83, 81);
         h_32(d, 2, bf);
     }
-    if (relu)
+    /* RELU: a predicate source, printed unless PT; ignored otherwise */
+    if (relu && sass_peek(d, 87, 4) != 7)
         psrc(d, 87, 0);
+    else
+        sass_fld(d, 87, 4);
 }
 
 static void sass_h_hset2(sass_dctx_t *d, const sass_enc_t *e)
@@ -1159,16 +1189,17 @@ static void sass_h_hmnmx2(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
     int bf = (int)sass_fld(d, 85, 1);
-    if (sass_fld(d, 78, 1))
+    if (sass_fld(d, 78, 1)) {
+        if (bf)
+            sass_fail(d, "HMNMX2 .F32 with .BF16_V2");
         sass_mod(d, M(F32));
+    }
     if (bf)
         sass_mod(d, M(BF16_V2));
     if (sass_fld(d, 80, 1))
         sass_mod(d, M(FTZ));
     if (sass_fld(d, 81, 1))
         sass_mod(d, M(NAN));
-    if (sass_fld(d, 82, 1))
-        sass_mod(d, M(XORSIGN));
     dst(d, 32, 0);
     h_a(d);
     h_32(d, 1, bf);
@@ -1196,8 +1227,7 @@ static void sass_h_hmma(sass_dctx_t *d, const sass_enc_t *e)
     sass_slot(d, 0);
     sass_reg(d, 32, shape == 1 ? 64 : 32);
     sass_slot(d, 1);
-    sass_reg(d, 64, accw);
-    sass_slot(d, 2);
+    sass_reg(d, 64, accw);      /* no reuse slot: nvdisasm refuses .reuse on c */
 }
 
 static void sass_h_imma(sass_dctx_t *d, const sass_enc_t *e)
@@ -1210,27 +1240,58 @@ static void sass_h_imma(sass_dctx_t *d, const sass_enc_t *e)
 
 static const uint16_t t_isz[8] = {M(U8), M(U16), M(U32), M(U64), M(S8), M(S16), M(S32), M(S64)};
 
+/* The source of a conversion (b: bits 32-63 or R at 32) with its sub-word select in 60-61:
+ * .H1 for 16-bit sources, .B1-.B3 for 8-bit ones, nothing otherwise. A 16-bit source in a
+ * constant bank prints as "c[b] [off]". */
+static void conv_src(sass_dctx_t *d, unsigned bits, int immkind, srcmods_t m)
+{
+    sass_operand_t *o = src32(d, d->form, bits < 32 ? 32 : bits, 0, immkind, m);
+    if (d->form == 1) {
+        uint64_t sel = sass_fld(d, 60, 2);
+        if (bits == 8)
+            o->sel = (uint8_t)(sel ? SASS_SEL_B1 + sel - 1 : SASS_SEL_NONE);
+        else if (bits == 16 && sel <= 1)
+            o->sel = (uint8_t)(sel ? SASS_SEL_H1 : SASS_SEL_NONE);
+        else if (sel)
+            sass_fail(d, "sub-word select %llu of a %u-bit source", (unsigned long long)sel, bits);
+        sass_slot(d, 1);
+    } else if (o->kind == SASS_OPND_CBANK && bits < 32) {
+        o->flags |= SASS_OF_SPACE;
+    }
+}
+
+/* F2F: 0x104 between 16/32-bit floats (and to BF16), 0x110 to or from F64 */
 static void sass_h_f2f(sass_dctx_t *d, const sass_enc_t *e)
 {
-    (void)e;
     static const uint16_t t_dty[8] = {B, M(F16), M(F32), M(F64), M(BF16), B, B, B};
-    static const unsigned w_fty[4] = {0, 32, 32, 64};
+    static const unsigned w_fty[4] = {0, 16, 32, 64};
     uint64_t dt = sass_fld(d, 75, 3), st = sass_fld(d, 84, 2);
+    int wide = (e->arg & V_WIDE) != 0;
+    int ok = wide ? ((dt == 3) != (st == 3) && (dt == 1 || dt == 2 || dt == 3) && st >= 1)
+                  : ((dt == 1 && st == 2) || (dt == 2 && st == 1) || (dt == 4 && st == 2));
+    if (!ok) {
+        sass_fail(d, "F2F types %llu <- %llu", (unsigned long long)dt, (unsigned long long)st);
+        return;
+    }
     if (sass_fld(d, 80, 1))
         sass_mod(d, M(FTZ));
     sass_mod(d, t_dty[dt]);
     sass_mod(d, t_fty[st]);
     sass_mod_tab(d, 78, 2, t_rnd);
     dst(d, dt == 3 ? 64 : 32, 0);
-    src32(d, d->form, st ? w_fty[st] : 32, 0, st == 3 ? IM_F64 : IM_F32, MODS(63, 62));
-    if (d->form == 1)
-        sass_slot(d, 1);
+    conv_src(d, w_fty[st], st == 3 ? IM_F64 : IM_F32, MODS(63, 62));
 }
 
+/* F2I: 0x105 to 8/16/32-bit integers from F16/F32, 0x111 with a 64-bit side */
 static void sass_h_f2i(sass_dctx_t *d, const sass_enc_t *e)
 {
-    (void)e;
+    static const unsigned w_fty[4] = {0, 16, 32, 64};
     uint64_t dsz = sass_fld(d, 75, 2), ssz = sass_fld(d, 84, 2);
+    int wide = (e->arg & V_WIDE) != 0;
+    if (ssz == 0 || (wide ? (dsz != 3 && ssz != 3) : (dsz == 3 || ssz == 3))) {
+        sass_fail(d, "F2I sizes %llu <- %llu", (unsigned long long)dsz, (unsigned long long)ssz);
+        return;
+    }
     int sgn = (int)sass_fld(d, 72, 1);
     if (sass_fld(d, 80, 1))
         sass_mod(d, M(FTZ));
@@ -1243,15 +1304,19 @@ static void sass_h_f2i(sass_dctx_t *d, const sass_enc_t *e)
     if (sass_fld(d, 77, 1))
         sass_mod(d, M(NTZ));
     dst(d, dsz == 3 ? 64 : 32, 0);
-    src32(d, d->form, ssz == 3 ? 64 : 32, 0, ssz == 3 ? IM_F64 : IM_F32, MODS(63, 62));
-    if (d->form == 1)
-        sass_slot(d, 1);
+    conv_src(d, w_fty[ssz], ssz == 3 ? IM_F64 : IM_F32, MODS(63, 62));
 }
 
+/* I2F: 0x106 to F16/F32 from 8-32-bit integers, 0x112 with a 64-bit side */
 static void sass_h_i2f(sass_dctx_t *d, const sass_enc_t *e)
 {
-    (void)e;
+    static const unsigned w_isz[4] = {8, 16, 32, 64};
     uint64_t dt = sass_fld(d, 75, 2), ssz = sass_fld(d, 84, 2);
+    int wide = (e->arg & V_WIDE) != 0;
+    if (dt == 0 || (wide ? (dt != 3 && ssz != 3) : (dt == 3 || ssz == 3))) {
+        sass_fail(d, "I2F types %llu <- %llu", (unsigned long long)dt, (unsigned long long)ssz);
+        return;
+    }
     int sgn = (int)sass_fld(d, 74, 1);
     if (dt != 2)
         sass_mod(d, t_fty[dt]);
@@ -1260,16 +1325,7 @@ static void sass_h_i2f(sass_dctx_t *d, const sass_enc_t *e)
         sass_mod(d, t_isz[sty]);
     sass_mod_tab(d, 78, 2, t_rnd);
     dst(d, dt == 3 ? 64 : 32, 0);
-    sass_operand_t *o = src32(d, d->form, ssz == 3 ? 64 : 32, 0,
-                              sgn ? IM_S32 : IM_U32, NOMODS);
-    if (d->form == 1) {
-        uint64_t b = sass_fld(d, 60, 2);
-        if (b)
-            o->sel = (uint8_t)(ssz == 1 ? (b == 1 ? SASS_SEL_H1 : 0xff) : SASS_SEL_B1 + b - 1);
-        if (o->sel == 0xff)
-            sass_fail(d, "I2F half select %llu", (unsigned long long)b);
-        sass_slot(d, 1);
-    }
+    conv_src(d, w_isz[ssz], sgn ? IM_S32 : IM_U32, NOMODS);
 }
 
 static void sass_h_f2fp(sass_dctx_t *d, const sass_enc_t *e)
@@ -1284,7 +1340,8 @@ static void sass_h_f2fp(sass_dctx_t *d, const sass_enc_t *e)
     if (sass_fld(d, 78, 1))
         sass_fail(d, "F2FP.MERGE_C");
     sass_mod(d, M(PACK_AB));
-    sass_mod_tab(d, 79, 2, t_rnd);   /* 79-80: 0 RN (unprinted), 3 RZ */
+    static const uint16_t t_rn_rz[4] = {0, B, B, M(RZ)};
+    sass_mod_tab(d, 79, 2, t_rn_rz);
     dst(d, 32, 0);
     alu_ab(d, 32, 32, 0, IM_F32, NOMODS, NOMODS, 1);
     sass_expect(d, 64, 8, 0xff);
@@ -1424,13 +1481,15 @@ sass_status_t sass_decode(const uint8_t *code, size_t len, uint64_t pc, unsigned
             sass_fail(&d, "bit %u is set in a field this decoder does not model", b);
         }
     }
+    /* A reuse flag must name a register source. nvdisasm shows it (and ptxas sets it) only
+     * with the yield bit set, and never for the variable-latency units (V_NOREUSE). */
     for (int s = 0; s < 4 && d.st == SASS_OK; s++) {
         if (!((out->ctrl.reuse >> s) & 1))
             continue;
         int k = d.slot_opnd[s];
         if (k < 0 || out->opnd[k].kind != SASS_OPND_REG)
             sass_fail(&d, "reuse flag for source %c, which is not a register", 'a' + s);
-        else
+        else if (out->ctrl.yield && !(e->arg & V_NOREUSE))
             out->opnd[k].flags |= SASS_OF_REUSE;
     }
     if (d.st != SASS_OK) {

@@ -121,6 +121,8 @@ void sass_h_ldst(sass_dctx_t *d, const sass_enc_t *e)
     uint64_t sz = sass_fld(d, 73, 3);
     if (ext)
         sass_mod(d, M(E));
+    else if (f4)
+        sass_fail(d, "64-bit address form without .E");
     sass_mod_tab(d, 84, 3, t_evict);
     static const uint16_t t_ltc[4] = {0, M(LTC64B), M(LTC128B), B};
     if (load)
@@ -171,14 +173,18 @@ void sass_h_lds(sass_dctx_t *d, const sass_enc_t *e)
 {
     int load = e->arg & V_LOAD;
     uint64_t sz = sass_fld(d, 73, 3);
-    if (d->sm < 80 && sass_fld(d, 76, 1))      /* sm_75: LDS.U */
+    if (load && d->sm < 80 && sass_fld(d, 76, 1))      /* sm_75: LDS.U */
         sass_mod(d, M(U));
     sass_mod(d, t_msize[sz]);
     if (load)
         sass_reg(d, 16, w_msize[sz]);
     sass_operand_t *a = maddr(d, 0, 40, 24, -1);
     a->sel = t_scale[sass_fld(d, 78, 2)];
-    if (sass_fld(d, 91, 1))
+    /* URb part: LDS (form 4) when bit 91 is set; STS form 4 always, form 1 never */
+    int ur = (int)sass_fld(d, 91, 1);
+    if (!load && ur != (d->form == 4))
+        sass_fail(d, "STS form %d with bit 91 = %d", d->form, ur);
+    if (ur)
         a->reg2 = (uint16_t)sass_fld(d, load ? 32 : 64, 6);
     if (!load)
         sass_reg(d, 32, w_msize[sz]);
@@ -194,8 +200,10 @@ void sass_h_ldl(sass_dctx_t *d, const sass_enc_t *e)
     if (load)
         sass_reg(d, 16, w_msize[sz]);
     sass_operand_t *a = maddr(d, 0, 40, 24, -1);
-    if (sass_fld(d, 91, 1))
+    if (d->form == 4 && sass_fld(d, 91, 1))     /* URb part only in form 4 */
         a->reg2 = (uint16_t)sass_fld(d, load ? 32 : 64, 6);
+    else if (d->form != 4)
+        sass_expect(d, 91, 1, 0);
     if (!load)
         sass_reg(d, 32, w_msize[sz]);
 }
@@ -205,6 +213,8 @@ void sass_h_ldc(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
     uint64_t sz = sass_fld(d, 73, 3);
+    if (sz > 5)
+        sass_fail(d, "LDC size %llu", (unsigned long long)sz);
     sass_mod(d, t_msize[sz]);
     sass_expect(d, 78, 2, 0);
     sass_reg(d, 16, w_msize[sz]);
@@ -230,6 +240,8 @@ void sass_h_ldc(sass_dctx_t *d, const sass_enc_t *e)
 void sass_h_uldc(sass_dctx_t *d, const sass_enc_t *e)
 {
     uint64_t sz = sass_fld(d, 73, 3);
+    if (sz > 5)
+        sass_fail(d, "ULDC size %llu", (unsigned long long)sz);
     sass_mod(d, t_msize[sz]);
     sass_ureg(d, 16, w_msize[sz]);
     sass_operand_t *o = sass_opnd(d, SASS_OPND_CBANK);
@@ -278,8 +290,10 @@ void sass_h_ldgsts(sass_dctx_t *d, const sass_enc_t *e)
     sass_mod_tab(d, 84, 3, t_evict);
     sass_mod_tab(d, 71, 2, t_ltc);
     uint64_t sz = sass_fld(d, 73, 3);
+    if (sz < 4 || sz > 6)
+        sass_fail(d, "LDGSTS size %llu", (unsigned long long)sz);
     sass_mod(d, t_msize[sz]);
-    mem_order(d, MO_LOAD);
+    sass_expect(d, 77, 4, 0);           /* only weak ordering modelled */
     if (sass_fld(d, 82, 1))
         sass_mod(d, M(ZFILL));
     /* shared destination: R(16) + signed 20-bit offset in 44-63 */
@@ -336,14 +350,22 @@ void sass_h_atom(sass_dctx_t *d, const sass_enc_t *e)
     sass_mod(d, M(E));
     uint64_t t = sass_fld(d, 73, 4);
     if (cas) {
-        uint64_t c = sass_fld(d, 87, 2);
+        /* ATOM (generic) has CAST(.SPIN) in 87-88; ATOMG only CAS. Types U32 S32 64. */
+        uint64_t c = (e->arg & V_GLOBAL) ? 0 : sass_fld(d, 87, 2);
         sass_mod(d, c == 0 ? M(CAS) : M(CAST));
         if (c == 3)
             sass_mod(d, M(SPIN));
         else if (c == 2)
             sass_fail(d, "CAS mode 2");
-        sass_expect(d, 89, 3, 0);
+        if (e->arg & V_GLOBAL)
+            sass_expect(d, 87, 5, 0);
+        else
+            sass_expect(d, 89, 3, 0);
+        if (t > 2)
+            sass_fail(d, "CAS type %llu", (unsigned long long)t);
     } else {
+        if (!(e->arg & V_GLOBAL) && sass_peek(d, 87, 4) == 9)
+            sass_fail(d, "SAFEADD is ATOMG only");
         sass_mod_tab(d, 87, 4, t_atomop);
         sass_expect(d, 91, 1, d->form == 4);
     }
@@ -427,7 +449,9 @@ void sass_h_atoms(sass_dctx_t *d, const sass_enc_t *e)
         else if (c == 2)
             sass_fail(d, "CAS mode 2");
     } else {
-        sass_mod_tab(d, 87, 4, t_atomop);
+        static const uint16_t t_sop[16] = {M(ADD), M(MIN), M(MAX), M(INC), M(DEC), M(AND),
+                                           M(OR), M(XOR), M(EXCH), B, B, B, B, B, B, B};
+        sass_mod_tab(d, 87, 4, t_sop);
     }
     uint64_t t = sass_fld(d, 73, 2);
     sass_mod_tab(d, 73, 2, t_stype);
@@ -473,7 +497,7 @@ void sass_h_membar(sass_dctx_t *d, const sass_enc_t *e)
     if (!plain)
         sass_mod(d, all ? M(ALL) : M(SC));
     else if (all)
-        sass_mod(d, M(MMIO));
+        sass_fail(d, "MEMBAR mode 3");
     sass_mod_tab(d, 76, 3, t_scope);
 }
 
@@ -517,7 +541,10 @@ void sass_h_qspc(sass_dctx_t *d, const sass_enc_t *e)
     sass_mod_tab(d, 73, 2, t_space);
     sass_pred(d, 81, -1);
     sass_reg(d, 16, 32);
-    maddr(d, 0, 40, 24, -1);
+    if (d->form == 4)
+        gaddr(d, 32, 76, 0, 0);
+    else
+        maddr(d, 0, 40, 24, -1);
 }
 
 /* special registers */
@@ -694,8 +721,11 @@ void sass_h_bra(sass_dctx_t *d, const sass_enc_t *e)
     /* .U (uniform branch), .DIV / .CONV (taken when the warp is divergent / convergent,
      * sm_80: with respect to the thread mask in URa, bit 30: ~URa) */
     static const uint16_t t_mode[4] = {0, M(U), M(DIV), M(CONV)};
+    uint64_t mode = sass_peek(d, 32, 2);
     sass_mod_tab(d, 32, 2, t_mode);
     if (d->sm >= 80 && sass_fld(d, 91, 1)) {
+        if (mode < 2)
+            sass_fail(d, "BRA with a UR operand but no .DIV/.CONV");
         sass_operand_t *o = sass_ureg(d, 24, 32);
         if (sass_fld(d, 30, 1))
             o->flags |= SASS_OF_NOT;
@@ -730,9 +760,10 @@ void sass_h_call(sass_dctx_t *d, const sass_enc_t *e)
     sass_expect(d, 32, 2, 0);
     if (e->arg & V_ABS) {
         sass_reg(d, 24, 64);
-        uint64_t t = sass_fld(d, 34, 48);
+        uint64_t t = sass_fld(d, 34, 48) << 2;
         if (t)
-            sass_imm_val(d, (int64_t)(t << 2), SASS_IFMT_UHEX);
+            sass_imm_val(d, (t >> 49) & 1 ? (int64_t)(t | (~0ull << 50)) : (int64_t)t,
+                         SASS_IFMT_HEX);
         return;
     }
     if (d->form == 1)
@@ -759,10 +790,10 @@ void sass_h_ret(sass_dctx_t *d, const sass_enc_t *e)
 void sass_h_exit(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
-    if (sass_fld(d, 84, 1))
-        sass_mod(d, M(KEEPREFCOUNT));
+    sass_expect(d, 84, 1, 0);
     if (sass_fld(d, 85, 1))
-        sass_mod(d, M(NO_ATEXIT));
+        sass_mod(d, M(PREEMPTED));
+    sass_expect(d, 86, 1, 0);
     cond_pred(d);
 }
 
@@ -818,7 +849,7 @@ void sass_h_bmov(sass_dctx_t *d, const sass_enc_t *e)
 void sass_h_warpsync(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
-    if (sass_fld(d, 86, 1))
+    if (d->sm >= 80 && d->form == 1 && sass_fld(d, 86, 1))
         sass_mod(d, M(EXCLUSIVE));
     cond_pred(d);
     if (d->form == 1) {
@@ -829,6 +860,8 @@ void sass_h_warpsync(sass_dctx_t *d, const sass_enc_t *e)
     }
 }
 
+/* BAR.SYNC/ARV/RED id, count: id in 54-57; count: form 5 an immediate in 42-53 (0: all
+ * threads, not printed), form 4 a register in 32-39 */
 void sass_h_bar(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
@@ -840,16 +873,20 @@ void sass_h_bar(sass_dctx_t *d, const sass_enc_t *e)
     case 2: sass_mod(d, M(RED)); sass_mod_tab(d, 74, 2, t_red); break;
     default: sass_fail(d, "BAR mode 3"); return;
     }
-    if (sass_fld(d, 80, 1))
+    sass_expect(d, 79, 1, 0);       /* .SYNCALL */
+    if (sass_fld(d, 80, 1)) {
+        if (mode == 1)
+            sass_fail(d, "BAR.ARV.DEFER_BLOCKING");
         sass_mod(d, M(DEFER_BLOCKING));
-    if (d->form == 5)
-        sass_imm(d, 54, 4, 0);
-    else {
-        sass_fail(d, "BAR with a register barrier id");
-        return;
     }
-    if (sass_fld(d, 90, 1) == 0 && mode != 2) {
-        /* thread count (bit 90 clear = count given) */
+    sass_imm(d, 54, 4, 0);
+    if (d->form == 4) {
+        sass_reg(d, 32, 32);
+        sass_slot(d, 1);
+    } else {
+        uint64_t n = sass_fld(d, 42, 12);
+        if (n || mode == 1)             /* ARV always names its count */
+            sass_imm_val(d, (int64_t)n, SASS_IFMT_UHEX);
     }
     if (mode == 2)
         sass_pred(d, 87, 90);
@@ -858,10 +895,11 @@ void sass_h_bar(sass_dctx_t *d, const sass_enc_t *e)
 void sass_h_nanosleep(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
-    if (sass_fld(d, 85, 1))
-        sass_mod(d, M(WARP));
+    int warp = (int)sass_fld(d, 85, 1);
     if (sass_fld(d, 86, 1))
         sass_mod(d, M(RAND));
+    if (warp)
+        sass_mod(d, M(WARP));
     cond_pred(d);
     if (d->form == 1) {
         sass_reg(d, 32, 32);
@@ -874,10 +912,11 @@ void sass_h_nanosleep(sass_dctx_t *d, const sass_enc_t *e)
 void sass_h_bpt(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
-    static const uint16_t t_bpt[8] = {B, B, B, M(TRAP), B, B, B, B};
+    static const uint16_t t_bpt[8] = {B, B, B, M(TRAP), M(INT), B, B, B};
     sass_mod_tab(d, 84, 3, t_bpt);
-    sass_expect(d, 32, 2, 0);
-    sass_imm(d, 34, 20, 0);
+    uint64_t code = sass_fld(d, 34, 3);
+    if (code)
+        sass_imm_val(d, (int64_t)code, SASS_IFMT_UHEX);
 }
 
 void sass_h_lepc(sass_dctx_t *d, const sass_enc_t *e)

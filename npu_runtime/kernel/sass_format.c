@@ -159,14 +159,15 @@ int sass_fmt_float(char *buf, size_t n, uint64_t bits, unsigned fbits)
     return snprintf(buf, n, "%.20g", v);
 }
 
-/* nvdisasm follows INF and NAN with a space (also before a comma: "-INF , !P0") */
+/* nvdisasm follows INF, NAN and -0.0 with a space (also before a comma: "-INF , !P0") */
 static void put_float(obuf_t *o, uint64_t bits, unsigned fbits)
 {
     char tmp[64];
     sass_fmt_float(tmp, sizeof tmp, bits, fbits);
     put(o, tmp);
     size_t k = strlen(tmp);
-    if (k >= 3 && (!strcmp(tmp + k - 3, "INF") || !strcmp(tmp + k - 3, "NAN")))
+    if ((k >= 3 && (!strcmp(tmp + k - 3, "INF") || !strcmp(tmp + k - 3, "NAN"))) ||
+        !strcmp(tmp, "-0.0"))
         put(o, " ");
 }
 
@@ -222,7 +223,7 @@ static void put_cbank(obuf_t *o, const sass_operand_t *x)
 static void put_mem(obuf_t *o, const sass_operand_t *x)
 {
     int has_ur = x->reg2 != SASS_NONE_REG;
-    int base = !(x->reg == SASS_RZ && x->sel == SASS_SEL_NONE &&
+    int base = !(x->reg == SASS_RZ &&
                  (has_ur || (!(x->flags & SASS_OF_WIDE) && x->imm != 0)));
     int any = 0;
     put(o, "[");
@@ -232,7 +233,8 @@ static void put_mem(obuf_t *o, const sass_operand_t *x)
             put(o, ".64");
         if (x->flags & SASS_OF_U32)
             put(o, ".U32");
-        put(o, sel_names[x->sel]);
+        if (x->reg != SASS_RZ)      /* RZ scaled is still zero: nvdisasm omits the scale */
+            put(o, sel_names[x->sel]);
         any = 1;
     }
     if (has_ur) {
@@ -287,6 +289,9 @@ static void put_opnd(obuf_t *o, const sass_operand_t *x)
             put(o, ", ");
             put_float(o, (uint64_t)x->imm & 0xffff, 16);
             break;
+        case SASS_FT_F16:
+            put_float(o, (uint64_t)x->imm & 0xffff, 16);
+            break;
         case SASS_FT_BF16X2:
             put_float(o, ((uint64_t)x->imm >> 16) & 0xffff, 15);
             put(o, ", ");
@@ -318,7 +323,7 @@ static void put_opnd(obuf_t *o, const sass_operand_t *x)
         putf(o, "B%u", x->reg);
         break;
     case SASS_OPND_TARGET:
-        putf(o, "0x%llx", (unsigned long long)x->imm);
+        put_hex(o, x->imm);         /* nvdisasm: -0x3900 for a target before address 0 */
         break;
     case SASS_OPND_SB:
         putf(o, "SB%u", x->reg);
@@ -364,7 +369,8 @@ int sass_format(const sass_insn_t *in, char *buf, size_t n)
         const sass_operand_t *x = &in->opnd[i];
         if (i == 0)
             put(&o, " ");
-        else if (spaced && (x->kind == SASS_OPND_TARGET || x->kind == SASS_OPND_IMM))
+        else if (spaced && (x->kind == SASS_OPND_TARGET || x->kind == SASS_OPND_IMM) &&
+                 in->opnd[i - 1].kind == SASS_OPND_REG)
             put(&o, " ");
         else
             put(&o, ", ");

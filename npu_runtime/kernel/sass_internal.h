@@ -48,6 +48,7 @@ typedef struct sass_enc {
 #define V_TOBAR   0x0800
 #define V_PRED    0x1000
 #define V_UG      0x2000    /* guard predicate is uniform (@UPn) */
+#define V_NOREUSE 0x4000    /* reuse flags accepted but never printed (variable-latency units) */
 
 /* sentinel in modifier tables: this field value is not a valid encoding */
 #define SASS_MOD_BAD 0xffff

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# run_sass.sh - the SASS decoder tier (npu_runtime/kernel/sass_decode.c), with NVIDIA's
+# nvdisasm (PyPI nvidia-cuda-nvdisasm) as the oracle. Prints PASS/FAIL lines:
+#   sass/robust          random and truncated buffers: a status, a message, no crash
+#   sass/corpusA_sm75    every instruction of every .text section of cubins built from
+#   sass/corpusA_sm80    tests/cuda/*.cu and tests/sass/kernels/*.cu, decoded and printed,
+#                        equal to `nvdisasm -b SMxx` on the same bytes (one run per SM)
+#   sass/corpusA_elf     the same through `nvdisasm -c` on the cubins with calls, indirect
+#                        branches and labels (labels resolved to addresses)
+#   sass/flips_sm75      every bit of 12-104 and 122-127 of one instruction per distinct
+#   sass/flips_sm80      form flipped in turn: where both decode, the texts must be equal;
+#                        where only nvdisasm decodes, it is counted (coverage), not a failure
+#   sass/corpusB         SASS_CORPUS=<libtorch_cuda.so or a folder of .cubin> (optional):
+#                        the sm_75/sm_80 cubins of PyTorch compared through nvdisasm -c;
+#                        SASS_CORPUS_SAMPLE=K takes a deterministic 1-in-K sample of them,
+#                        SASS_CORPUS_CACHE=dir keeps nvdisasm's output (gzip) between runs
+# Cubins: PTX made once per source (compute_75, or compute_80 for sources that ask for
+# sm_80 features), assembled by ptxas for sm_75 and sm_80; rebuilt only when the source is
+# newer. A source that does not build for an SM is skipped for it (listed in the log).
+set -u
+cd "$(dirname "$0")/../.."
+B=build/sass
+mkdir -p "$B/cubins" "$B/logs"
+CC=${CC:-cc}
+CUDA=${CUDA:-/usr/local/cuda}
+NVCC=${NVCC:-$CUDA/bin/nvcc}
+PTXAS=${PTXAS:-$CUDA/bin/ptxas}
+PY=${PYTHON:-python3}
+
+# --- the test driver (decoder sources compiled in; no runtime needed) ---
+TOOL=$B/sass_tool
+if ! $CC -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -D_GNU_SOURCE -I. -o "$TOOL" \
+        tests/sass/sass_tool.c npu_runtime/kernel/sass_decode.c npu_runtime/kernel/sass_decode_ctl.c \
+        npu_runtime/kernel/sass_format.c -lzstd -llz4 -lm >"$B/logs/build-tool.log" 2>&1; then
+    echo "FAIL sass/build (see $B/logs/build-tool.log)"; tail -5 "$B/logs/build-tool.log"; exit 1
+fi
+
+if out=$("$TOOL" robust 300000 7 2>&1); then echo "PASS sass/robust ($out)"
+else echo "FAIL sass/robust: $out"; fi
+
+NVD=$($PY - <<'EOF'
+import sys; sys.path.insert(0, "tests/sass")
+from sass_compare import find_nvdisasm
+print(find_nvdisasm() or "")
+EOF
+)
+if [ -z "$NVD" ]; then
+    echo "FAIL sass/oracle: nvdisasm not found (pip install nvidia-cuda-nvdisasm; make deps)"
+    exit 0
+fi
+
+# --- corpus A: cubins ---
+build_cubins() { # src
+    local src=$1 n flags ptxarch archs rdc sm log ptx
+    n=$(basename "${src%.cu}")
+    log=$B/logs/cubin-$n.log
+    flags=$(sed -n 's|^// NVCC_FLAGS:||p' "$src" | head -1)
+    archs=$(sed -n 's|^// SASS_ARCHS:||p' "$src" | head -1)
+    ptxarch=75
+    case "$flags" in *sm_80*|*compute_80*) ptxarch=80 ;; *sm_90*|*sm_86*) return 0 ;; esac
+    [ -n "$archs" ] || archs="75 80"
+    [ "$ptxarch" = 80 ] && archs=$(echo "$archs" | tr ' ' '\n' | grep -v '^75$' | tr '\n' ' ')
+    rdc=; case "$flags" in *-rdc=true*) rdc="-rdc=true" ;; esac
+    ptx=$B/cubins/$n.ptx
+    local fresh=1
+    for sm in $archs; do [ "$B/cubins/$n.sm_$sm.cubin" -nt "$src" ] || fresh=0; done
+    [ $fresh = 1 ] && return 0
+    if ! $NVCC -ptx $rdc -arch=compute_$ptxarch -Itests -o "$ptx" "$src" >"$log" 2>&1; then
+        echo "skip $n (no PTX, see $log)"; return 0
+    fi
+    for sm in $archs; do
+        if ! $PTXAS ${rdc:+-c} -arch=sm_$sm "$ptx" -o "$B/cubins/$n.sm_$sm.cubin" >>"$log" 2>&1; then
+            echo "skip $n sm_$sm (ptxas, see $log)"
+        fi
+    done
+}
+export -f build_cubins; export B NVCC PTXAS
+ls tests/cuda/*.cu tests/sass/kernels/*.cu 2>/dev/null | xargs -r -P 2 -n 1 bash -c 'build_cubins "$0"' \
+    > "$B/logs/cubins.txt" 2>&1
+ncub=$(ls "$B"/cubins/*.cubin 2>/dev/null | wc -l)
+echo "corpus A: $ncub cubins ($(grep -c '^skip' "$B/logs/cubins.txt") sources/SMs skipped, see $B/logs/cubins.txt)"
+
+for sm in 75 80; do
+    cubs=$(ls "$B"/cubins/*.sm_$sm.cubin 2>/dev/null)
+    if [ -z "$cubs" ]; then echo "FAIL sass/corpusA_sm$sm (no cubins)"; continue; fi
+    # shellcheck disable=SC2086
+    "$TOOL" blob $sm "$B/corpusA_sm$sm.bin" $cubs > "$B/corpusA_sm$sm.map"
+    log=$B/logs/corpusA_sm$sm.log
+    if $PY tests/sass/sass_compare.py raw $sm "$TOOL" "$B/corpusA_sm$sm.bin" --show 40 >"$log" 2>&1
+    then echo "PASS sass/corpusA_sm$sm ($(tail -1 "$log"))"
+    else echo "FAIL sass/corpusA_sm$sm (see $log)"; tail -25 "$log" | sed 's/^/    /'; fi
+done
+
+# cubins with calls, returns, indirect branches (labels in nvdisasm -c)
+elf=$(for c in "$B"/cubins/*.cubin; do
+        "$TOOL" dis "$c" | grep -qE $'\t(@!?P[0-6T] )?(CALL|RET|BRX)' && echo "$c"; done)
+if [ -n "$elf" ]; then
+    log=$B/logs/corpusA_elf.log
+    # shellcheck disable=SC2086
+    if $PY tests/sass/sass_compare.py cubin "$TOOL" $elf --jobs 2 --show 40 >"$log" 2>&1
+    then echo "PASS sass/corpusA_elf ($(echo $elf | wc -w) cubins; $(tail -1 "$log"))"
+    else echo "FAIL sass/corpusA_elf (see $log)"; tail -25 "$log" | sed 's/^/    /'; fi
+else
+    echo "FAIL sass/corpusA_elf (no cubin with calls)"
+fi
+
+for sm in 75 80; do
+    log=$B/logs/flips_sm$sm.log
+    if $PY tests/sass/sass_compare.py flips $sm "$TOOL" "$B/corpusA_sm$sm.bin" --show 40 >"$log" 2>&1
+    then echo "PASS sass/flips_sm$sm ($(tail -1 "$log"))"
+    else echo "FAIL sass/flips_sm$sm (see $log)"; tail -25 "$log" | sed 's/^/    /'; fi
+done
+
+# --- corpus B: PyTorch (optional) ---
+if [ -z "${SASS_CORPUS:-}" ]; then
+    echo "SKIP sass/corpusB: set SASS_CORPUS=<path to libtorch_cuda.so or a folder of cubins>"
+    exit 0
+fi
+if [ -d "$SASS_CORPUS" ]; then
+    cdir=$SASS_CORPUS
+else
+    cdir=$B/corpusB
+    rm -rf "$cdir"; mkdir -p "$cdir"
+    "$TOOL" extract "$SASS_CORPUS" "$cdir" 75 80 > "$B/logs/corpusB-extract.log" 2>&1 ||
+        { echo "FAIL sass/corpusB (extraction, see $B/logs/corpusB-extract.log)"; exit 0; }
+fi
+log=$B/logs/corpusB.log
+# shellcheck disable=SC2046
+if $PY tests/sass/sass_compare.py corpus "$TOOL" $(ls "$cdir"/*.cubin) --jobs 2 --show 60 \
+        --sample "${SASS_CORPUS_SAMPLE:-1}" ${SASS_CORPUS_CACHE:+--cache "$SASS_CORPUS_CACHE"} >"$log" 2>&1
+then echo "PASS sass/corpusB ($(grep -E '^sm_[0-9]+ ' "$log" | tr '\n' ' '))"
+else echo "FAIL sass/corpusB (see $log)"; grep -E '^sm_[0-9]+ ' "$log" | sed 's/^/    /'; fi
