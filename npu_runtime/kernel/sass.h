@@ -86,6 +86,7 @@ typedef enum sass_sel {
     SASS_SEL_H0_H0, SASS_SEL_H1_H1, SASS_SEL_F32,     /* fp16 pair source selects */
     SASS_SEL_H1, SASS_SEL_B1, SASS_SEL_B2, SASS_SEL_B3, /* sub-word selects (I2F, P2R) */
     SASS_SEL_X4, SASS_SEL_X8, SASS_SEL_X16,            /* MEM: base register scaled */
+    SASS_SEL_ROW, SASS_SEL_COL,                        /* IMMA operand layouts */
     SASS_SEL_COUNT
 } sass_sel_t;
 

@@ -517,8 +517,8 @@ static void sass_h_isetp(sass_dctx_t *d, const sass_enc_t *e)
     pdst(d, 84, uni);
     alu_ab(d, 32, 32, uni, IM_S32, NOMODS, NOMODS, 1);
     psrc(d, 87, uni);
-    /* .EX: the carry-in predicate; sm_75's nvdisasm leaves it out when it is PT */
-    if (ex && (d->sm >= 80 || sass_peek(d, 68, 4) != 7))
+    /* .EX: the carry-in predicate; for ISETP sm_75 nvdisasm leaves it out when PT */
+    if (ex && (d->sm >= 80 || uni || sass_peek(d, 68, 4) != 7))
         psrc(d, 68, uni);
     else if (ex)
         sass_fld(d, 68, 4);
@@ -889,8 +889,7 @@ static void sass_h_fsetp(sass_dctx_t *d, const sass_enc_t *e)
 static void sass_h_fset(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
-    if (sass_fld(d, 71, 1))
-        sass_mod(d, M(BF));
+    sass_mod(d, M(BF));                 /* result 1.0f / 0.0f; nvdisasm always prints it */
     sass_mod_tab(d, 76, 4, t_fcmp);
     if (sass_fld(d, 80, 1))
         sass_mod(d, M(FTZ));
@@ -1020,9 +1019,15 @@ static void h_a(sass_dctx_t *d)
     sass_slot(d, 0);
 }
 
-/* source in 32-63: reg (sel 60-61, abs 62, neg 63), cbank, UR, or immediate halves */
+/* source in 32-63: reg (sel 60-61, abs 62, neg 63), cbank, UR, or immediate halves
+ * (with a .F32 result HADD2/HMUL2 take one half: bits 32-47, 48-63 zero) */
 static void h_32(sass_dctx_t *d, int slot, int bf16)
 {
+    if ((d->form == 2 || d->form == 4) && bf16 == 2) {
+        fimm(d, 32, 16, SASS_FT_F16);
+        sass_expect(d, 48, 16, 0);
+        return;
+    }
     sass_operand_t *o;
     switch (d->form) {
     case 1: case 3: case 5: case 6: case 7:
@@ -1058,6 +1063,14 @@ static void sass_h_hadd2(sass_dctx_t *d, const sass_enc_t *e)
     (void)e;
     int bf = 0;
     sass_expect(d, 85, 1, 0);           /* HADD2.BF16_V2 is sm_90 */
+    if (d->sm >= 86 && sass_peek(d, 78, 1) && sass_peek(d, 77, 1))
+        sass_fail(d, "HADD2.F32.SAT");
+    if (d->sm >= 86 && sass_peek(d, 24, 8) == SASS_RZ) {
+        /* sm_86's nvdisasm ignores |RZ| in a and refuses a reuse flag on it */
+        sass_expect(d, 73, 1, 0);
+        if (d->in->ctrl.reuse & 1)
+            sass_fail(d, "reuse flag on RZ");
+    }
     if (sass_fld(d, 78, 1))
         sass_mod(d, M(F32));
     if (bf)
@@ -1068,7 +1081,7 @@ static void sass_h_hadd2(sass_dctx_t *d, const sass_enc_t *e)
         sass_mod(d, M(SAT));
     dst(d, 32, 0);
     h_a(d);
-    h_32(d, 2, bf);
+    h_32(d, 2, sass_peek(d, 78, 1) ? 2 : bf);
     sass_expect(d, 64, 8, 0);
 }
 
@@ -1096,6 +1109,10 @@ static void sass_h_hmul2(sass_dctx_t *d, const sass_enc_t *e)
 static void sass_h_hfma2(sass_dctx_t *d, const sass_enc_t *e)
 {
     int mma = e->arg & V_MMA;
+    if (d->sm < 80) {                   /* .BF16_V2 and .RELU are sm_80 */
+        sass_expect(d, 85, 1, 0);
+        sass_expect(d, 79, 1, 0);
+    }
     int bf = mma ? 0 : (int)sass_fld(d, 85, 1);
     int relu = (int)sass_fld(d, 79, 1);
     if (mma)
@@ -1155,7 +1172,8 @@ static void sass_h_hfma2(sass_dctx_t *d, const sass_enc_t *e)
 static void sass_h_hset2(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
-    int bf = (int)sass_fld(d, 65, 1);
+    int bf = 0;
+    sass_expect(d, 65, 1, 0);           /* .BF16_V2 is sm_90 */
     if (sass_fld(d, 71, 1))
         sass_mod(d, M(BF));
     sass_mod_tab(d, 76, 4, t_fcmp);
@@ -1171,7 +1189,8 @@ static void sass_h_hset2(sass_dctx_t *d, const sass_enc_t *e)
 static void sass_h_hsetp2(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
-    int bf = (int)sass_fld(d, 65, 1);
+    int bf = 0;
+    sass_expect(d, 65, 1, 0);           /* .BF16_V2 is sm_90 */
     sass_mod_tab(d, 76, 4, t_fcmp);
     if (sass_fld(d, 80, 1))
         sass_mod(d, M(FTZ));
@@ -1208,10 +1227,15 @@ static void sass_h_hmnmx2(sass_dctx_t *d, const sass_enc_t *e)
 
 /* ------------------------------------------------------------- tensor cores ---- */
 
+/* HMMA.<shape>.<acc type>(.<input type>) Rd, Ra, Rb, Rc: shape (75, 78): 1688, 16816, 1684;
+ * accumulator F32 (76) or F16; inputs F16, BF16, TF32 (82-83). Register counts follow the
+ * fragment sizes of mma.sync (m16 x k of the input type per 32 lanes ...). */
 static void sass_h_hmma(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
-    static const uint16_t t_shape[4] = {M(1688), M(16816), B, B};
+    static const uint16_t t_shape[4] = {M(1688), M(16816), M(1684), B};
+    static const unsigned k_shape[4] = {8, 16, 4, 0};
+    static const uint16_t t_ty[4] = {0, M(BF16), M(TF32), B};
     if (sass_fld(d, 73, 1))
         sass_fail(d, "HMMA.SP");
     uint64_t shape = sass_fld(d, 75, 1) | (sass_fld(d, 78, 1) << 1);
@@ -1219,21 +1243,84 @@ static void sass_h_hmma(sass_dctx_t *d, const sass_enc_t *e)
     int f32 = (int)sass_fld(d, 76, 1);
     sass_mod(d, f32 ? M(F32) : M(F16));
     uint64_t ty = sass_fld(d, 82, 2);
-    static const uint16_t t_ty[4] = {0, M(BF16), M(TF32), B};
     sass_mod(d, t_ty[ty]);
-    unsigned accw = shape == 1 ? (f32 ? 128 : 64) : (f32 ? 128 : 64);
-    dst(d, accw, 0);
-    sass_reg(d, 24, shape == 1 ? 128 : 64);
-    sass_slot(d, 0);
-    sass_reg(d, 32, shape == 1 ? 64 : 32);
+    if ((shape == 2 && ty != 2) || (shape == 1 && ty == 2) || (d->sm < 80 && ty))
+        sass_fail(d, "HMMA shape and type");     /* 1684 is TF32 only, 16816 has no TF32 */
+    unsigned ibits = ty == 2 ? 32 : 16, k = k_shape[shape];
+    unsigned wa = 16 * k * ibits / 32, wb = 8 * k * ibits / 32, wc = f32 ? 128 : 64;
+    dst(d, wc, 0);
+    sass_reg(d, 24, wa);
+    if (d->sm >= 80)            /* sm_75's nvdisasm refuses .reuse on a */
+        sass_slot(d, 0);
+    sass_reg(d, 32, wb);
     sass_slot(d, 1);
-    sass_reg(d, 64, accw);      /* no reuse slot: nvdisasm refuses .reuse on c */
+    sass_reg(d, 64, wc);        /* no reuse slot: nvdisasm refuses .reuse on c */
 }
 
+/* IMMA.<shape>.<atype>.<btype> Rd, Ra.ROW, Rb.COL, Rc: integer tensor-core MMA.
+ * shape (75, 85, 86): 16816 / 16832 / 16864 / 8832; a and b type: signed 76 / 78,
+ * 4-bit 83 / 84; .SAT 82; 73 (a row-major) and 74 (b column-major) are fixed. */
 static void sass_h_imma(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
-    sass_fail(d, "IMMA not modelled yet");
+    static const uint16_t t_shape[8] = {M(8816), B, M(8832), B, M(16816), M(16832), M(16864), B};
+    static const uint16_t t_ity[4] = {M(U8), M(S8), M(U4), M(S4)};
+    sass_expect(d, 72, 1, 0);           /* .SP */
+    sass_expect(d, 73, 2, 2);           /* ROW, COL */
+    sass_expect(d, 77, 1, 0);
+    sass_expect(d, 79, 1, 0);
+    if (d->sm < 80) {                   /* sm_75: only 8816 with 8-bit types is modelled */
+        sass_expect(d, 75, 1, 0);
+        sass_expect(d, 83, 4, 0);
+    }
+    uint64_t shape = sass_fld(d, 75, 1) | (sass_fld(d, 85, 2) << 1);
+    sass_mod(d, t_shape[shape]);
+    uint64_t at = sass_fld(d, 76, 1) | (sass_fld(d, 83, 1) << 1);
+    uint64_t bt = sass_fld(d, 78, 1) | (sass_fld(d, 84, 1) << 1);
+    sass_mod(d, t_ity[at]);
+    sass_mod(d, t_ity[bt]);
+    if (sass_fld(d, 82, 1))
+        sass_mod(d, M(SAT));
+    unsigned wa = shape == 4 ? 64 : (shape == 2 || shape == 0) ? 32 : 128;
+    unsigned wb = (shape == 4 || shape == 2 || shape == 0) ? 32 : 64;
+    unsigned wc = (shape == 2 || shape == 0) ? 64 : 128;
+    dst(d, wc, 0);
+    sass_operand_t *o = sass_reg(d, 24, wa);
+    o->sel = SASS_SEL_ROW;
+    sass_slot(d, 0);
+    o = sass_reg(d, 32, wb);
+    o->sel = SASS_SEL_COL;
+    sass_slot(d, 1);
+    sass_reg(d, 64, wc);        /* no reuse slot: nvdisasm refuses .reuse on c */
+}
+
+/* MOVM.16.MT88 Rd, Ra: transpose 8x8 16-bit matrices across the warp (78-79: MT88 M832 M864) */
+static void sass_h_movm(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    static const uint16_t t_movm[4] = {M(MT88), M(M832), M(M864), B};
+    sass_expect(d, 75, 3, 0);
+    sass_mod(d, M(16));
+    sass_mod_tab(d, 78, 2, t_movm);
+    dst(d, 32, 0);
+    sass_reg(d, 24, 32);
+}
+
+/* VABSDIFF4(.U8)(.ACC) Rd, Pd, Ra, Rb, Rc: byte-wise |a - b| summed into c */
+static void sass_h_vabsdiff4(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    if (!sass_fld(d, 73, 1))
+        sass_mod(d, M(U8));
+    if (sass_fld(d, 75, 1))
+        sass_mod(d, M(ACC));
+    dst(d, 32, 0);
+    if (sass_peek(d, 81, 3) != 7)
+        pdst(d, 81, 0);
+    else
+        sass_fld(d, 81, 3);
+    alu3_t s = { 32, 32, 32, IM_U32, NOMODS, NOMODS, NOMODS };
+    alu_abc(d, &s, 0);
 }
 
 /* ------------------------------------------------------------- conversions ---- */
@@ -1339,6 +1426,11 @@ static void sass_h_f2fp(sass_dctx_t *d, const sass_enc_t *e)
         sass_mod(d, M(BF16));
     if (sass_fld(d, 78, 1))
         sass_fail(d, "F2FP.MERGE_C");
+    if (d->sm == 89) {                  /* sm_89's nvdisasm names both types */
+        if (!sass_has_mod(d->in, M(BF16)))
+            sass_mod(d, M(F16));
+        sass_mod(d, M(F32));
+    }
     sass_mod(d, M(PACK_AB));
     static const uint16_t t_rn_rz[4] = {0, B, B, M(RZ)};
     sass_mod_tab(d, 79, 2, t_rn_rz);
@@ -1349,11 +1441,52 @@ static void sass_h_f2fp(sass_dctx_t *d, const sass_enc_t *e)
 
 /* ------------------------------------------------------------ dispatch table ---- */
 
+/* sm_86+: I2FP.F32.S32/U32 Rd, Rb (integer to float on the FMA pipe) */
+static void sass_h_i2fp(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    static const uint16_t t_rn_rz[4] = {0, B, B, M(RZ)};
+    sass_expect(d, 75, 3, 2);           /* F32 */
+    sass_expect(d, 84, 2, 2);           /* 32-bit source */
+    sass_mod(d, M(F32));
+    sass_mod(d, sass_fld(d, 74, 1) ? M(S32) : M(U32));
+    sass_mod_tab(d, 78, 2, t_rn_rz);
+    dst(d, 32, 0);
+    src32(d, d->form, 32, 0, IM_U32, NOMODS);
+    if (d->form == 1)
+        sass_slot(d, 1);
+}
+
+/* sm_86+: F2IP.U8/S8.F32.TRUNC(.NTZ)(.RELU) Rd, Ra(.H1), Rb, Rc: two floats converted to
+ * bytes and packed */
+static void sass_h_f2ip(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    static const uint16_t t_f2ip_rnd[4] = {0, B, B, M(TRUNC)};
+    sass_expect(d, 77, 1, 0);
+    sass_mod(d, sass_fld(d, 76, 1) ? M(S8) : M(U8));
+    sass_mod(d, M(F32));
+    sass_mod_tab(d, 78, 2, t_f2ip_rnd);
+    if (sass_fld(d, 74, 1))
+        sass_mod(d, M(NTZ));
+    if (sass_fld(d, 75, 1))
+        sass_mod(d, M(RELU));
+    dst(d, 32, 0);
+    sass_reg(d, 24, 32);
+    sass_slot(d, 0);
+    sass_reg(d, 32, 32);
+    sass_slot(d, 1);
+    sass_operand_t *o = sass_reg(d, 64, 32);   /* .H1: the high half of c is kept */
+    if (sass_fld(d, 72, 1))
+        o->sel = SASS_SEL_H1;
+    sass_slot(d, 2);
+}
+
 #define SASS_HANDLERS_ALU(X) X(imad) X(iadd3) X(isetp) X(lop3) X(lea) X(prmt) X(sel) \
     X(imnmx) X(shf) X(sgxt) X(unary) X(popc) X(flo) X(mov) X(vabsdiff) X(idp) X(plop3) \
     X(p2r) X(r2p) X(fadd) X(fmul) X(ffma) X(fsel) X(fmnmx) X(fsetp) X(fset) X(fchk) X(mufu) \
     X(frnd) X(dadd) X(dmul) X(dfma) X(dsetp) X(hadd2) X(hmul2) X(hfma2) X(hset2) X(hsetp2) \
-    X(hmnmx2) X(hmma) X(imma) X(f2f) X(f2i) X(i2f) X(f2fp)
+    X(hmnmx2) X(hmma) X(imma) X(movm) X(vabsdiff4) X(f2f) X(f2i) X(i2f) X(f2fp)
 
 static const sass_enc_t enc_sm70[512] = {
 #define SASS_ENC(opc9, forms, smmin, OP, h, arg) \

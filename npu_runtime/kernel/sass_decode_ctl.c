@@ -754,10 +754,20 @@ void sass_h_brx(sass_dctx_t *d, const sass_enc_t *e)
 void sass_h_call(sass_dctx_t *d, const sass_enc_t *e)
 {
     sass_mod(d, (e->arg & V_ABS) ? M(ABS) : M(REL));
+    if ((e->arg & V_ABS) && d->form == 4)
+        sass_expect(d, 86, 1, 1);           /* always printed .NOINC (measured) */
     if (sass_fld(d, 86, 1))
         sass_mod(d, M(NOINC));
     cond_pred(d);
     sass_expect(d, 32, 2, 0);
+    if ((e->arg & V_ABS) && d->form == 4) {
+        /* CALL.ABS.NOINC <absolute address> (bits 34-80, a relocation usually fills it) */
+        sass_expect(d, 24, 8, 0);
+        sass_expect(d, 81, 1, 0);
+        sass_operand_t *o = sass_opnd(d, SASS_OPND_TARGET);
+        o->imm = (int64_t)(sass_fld(d, 34, 47) << 2);
+        return;
+    }
     if (e->arg & V_ABS) {
         sass_reg(d, 24, 64);
         uint64_t t = sass_fld(d, 34, 48) << 2;

@@ -173,6 +173,7 @@ static void put_float(obuf_t *o, uint64_t bits, unsigned fbits)
 
 static const char *const sel_names[SASS_SEL_COUNT] = {
     "", ".H0_H0", ".H1_H1", ".F32", ".H1", ".B1", ".B2", ".B3", ".X4", ".X8", ".X16",
+    ".ROW", ".COL",
 };
 
 static void put_regname(obuf_t *o, const sass_operand_t *x)

@@ -2,21 +2,22 @@
 # run_sass.sh - the SASS decoder tier (npu_runtime/kernel/sass_decode.c), with NVIDIA's
 # nvdisasm (PyPI nvidia-cuda-nvdisasm) as the oracle. Prints PASS/FAIL lines:
 #   sass/robust          random and truncated buffers: a status, a message, no crash
-#   sass/corpusA_sm75    every instruction of every .text section of cubins built from
-#   sass/corpusA_sm80    tests/cuda/*.cu and tests/sass/kernels/*.cu, decoded and printed,
-#                        equal to `nvdisasm -b SMxx` on the same bytes (one run per SM)
+#   sass/corpusA_smNN    every instruction of every .text section of cubins built from
+#                        tests/cuda/*.cu and tests/sass/kernels/*.cu for sm_75, sm_80, sm_86
+#                        and sm_89, decoded and printed, equal to `nvdisasm -b SMNN` on the
+#                        same bytes (one nvdisasm run per SM)
 #   sass/corpusA_elf     the same through `nvdisasm -c` on the cubins with calls, indirect
 #                        branches and labels (labels resolved to addresses)
-#   sass/flips_sm75      every bit of 12-104 and 122-127 of one instruction per distinct
-#   sass/flips_sm80      form flipped in turn: where both decode, the texts must be equal;
-#                        where only nvdisasm decodes, it is counted (coverage), not a failure
+#   sass/flips_smNN      every bit of 12-104 and 122-127 of one instruction per distinct
+#                        form flipped in turn: where both decode, the texts must be equal, and
+#                        nothing nvdisasm calls illegal may decode; what only nvdisasm decodes
+#                        is counted (coverage), not a failure
 #   sass/corpusB         SASS_CORPUS=<libtorch_cuda.so or a folder of .cubin> (optional):
 #                        the sm_75/sm_80 cubins of PyTorch compared through nvdisasm -c;
 #                        SASS_CORPUS_SAMPLE=K takes a deterministic 1-in-K sample of them,
 #                        SASS_CORPUS_CACHE=dir keeps nvdisasm's output (gzip) between runs
-# Cubins: PTX made once per source (compute_75, or compute_80 for sources that ask for
-# sm_80 features), assembled by ptxas for sm_75 and sm_80; rebuilt only when the source is
-# newer. A source that does not build for an SM is skipped for it (listed in the log).
+# Cubins are rebuilt only when the source is newer. A source that does not build for an SM
+# is skipped for it (listed in the log).
 set -u
 cd "$(dirname "$0")/../.."
 B=build/sass
@@ -50,37 +51,44 @@ if [ -z "$NVD" ]; then
 fi
 
 # --- corpus A: cubins ---
+# tests/cuda/*.cu: one PTX (compute_75, or compute_80 when the test asks for sm_80), assembled
+# for every SM; tests/sass/kernels/*.cu: PTX per SM (compute_75 for sm_75, compute_80 above),
+# so that their __CUDA_ARCH__ >= 800 parts reach sm_80/86/89.
+SMS="75 80 86 89"
 build_cubins() { # src
-    local src=$1 n flags ptxarch archs rdc sm log ptx
+    local src=$1 n flags ptxarch archs rdc sm log ptx fresh pa
     n=$(basename "${src%.cu}")
     log=$B/logs/cubin-$n.log
     flags=$(sed -n 's|^// NVCC_FLAGS:||p' "$src" | head -1)
-    archs=$(sed -n 's|^// SASS_ARCHS:||p' "$src" | head -1)
     ptxarch=75
     case "$flags" in *sm_80*|*compute_80*) ptxarch=80 ;; *sm_90*|*sm_86*) return 0 ;; esac
-    [ -n "$archs" ] || archs="75 80"
-    [ "$ptxarch" = 80 ] && archs=$(echo "$archs" | tr ' ' '\n' | grep -v '^75$' | tr '\n' ' ')
+    archs=$SMS
+    [ "$ptxarch" = 80 ] && archs=${SMS#75 }
     rdc=; case "$flags" in *-rdc=true*) rdc="-rdc=true" ;; esac
-    ptx=$B/cubins/$n.ptx
-    local fresh=1
+    fresh=1
     for sm in $archs; do [ "$B/cubins/$n.sm_$sm.cubin" -nt "$src" ] || fresh=0; done
     [ $fresh = 1 ] && return 0
-    if ! $NVCC -ptx $rdc -arch=compute_$ptxarch -Itests -o "$ptx" "$src" >"$log" 2>&1; then
-        echo "skip $n (no PTX, see $log)"; return 0
-    fi
+    : >"$log"
     for sm in $archs; do
+        pa=$ptxarch
+        case "$src" in tests/sass/kernels/*) pa=$([ "$sm" = 75 ] && echo 75 || echo 80) ;; esac
+        ptx=$B/cubins/$n.compute_$pa.ptx
+        if [ ! "$ptx" -nt "$src" ] &&
+           ! $NVCC -ptx $rdc -arch=compute_$pa -Itests -o "$ptx" "$src" >>"$log" 2>&1; then
+            echo "skip $n sm_$sm (no PTX for compute_$pa, see $log)"; continue
+        fi
         if ! $PTXAS ${rdc:+-c} -arch=sm_$sm "$ptx" -o "$B/cubins/$n.sm_$sm.cubin" >>"$log" 2>&1; then
             echo "skip $n sm_$sm (ptxas, see $log)"
         fi
     done
 }
-export -f build_cubins; export B NVCC PTXAS
+export -f build_cubins; export B NVCC PTXAS SMS
 ls tests/cuda/*.cu tests/sass/kernels/*.cu 2>/dev/null | xargs -r -P 2 -n 1 bash -c 'build_cubins "$0"' \
     > "$B/logs/cubins.txt" 2>&1
 ncub=$(ls "$B"/cubins/*.cubin 2>/dev/null | wc -l)
 echo "corpus A: $ncub cubins ($(grep -c '^skip' "$B/logs/cubins.txt") sources/SMs skipped, see $B/logs/cubins.txt)"
 
-for sm in 75 80; do
+for sm in $SMS; do
     cubs=$(ls "$B"/cubins/*.sm_$sm.cubin 2>/dev/null)
     if [ -z "$cubs" ]; then echo "FAIL sass/corpusA_sm$sm (no cubins)"; continue; fi
     # shellcheck disable=SC2086
@@ -104,7 +112,7 @@ else
     echo "FAIL sass/corpusA_elf (no cubin with calls)"
 fi
 
-for sm in 75 80; do
+for sm in $SMS; do
     log=$B/logs/flips_sm$sm.log
     if $PY tests/sass/sass_compare.py flips $sm "$TOOL" "$B/corpusA_sm$sm.bin" --show 40 >"$log" 2>&1
     then echo "PASS sass/flips_sm$sm ($(tail -1 "$log"))"
