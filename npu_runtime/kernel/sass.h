@@ -67,7 +67,7 @@ typedef enum sass_okind {
     SASS_OPND_TARGET,   /* branch/call target: imm = absolute address */
     SASS_OPND_SB,       /* scoreboard SB0..SB5 (DEPBAR) */
     SASS_OPND_SBSET,    /* set of scoreboards {5,0} (DEPBAR): imm = bit mask */
-    SASS_OPND_TEXDIM,   /* texture dimension (TEX/TLD): reg = 1D, 2D ... index */
+    SASS_OPND_TEXDIM,   /* texture dimension (TEX/TLD): reg = 0 1D, 1 2D, 2 3D, ... */
 } sass_okind_t;
 
 /* operand flags */

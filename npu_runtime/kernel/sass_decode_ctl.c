@@ -935,20 +935,86 @@ void sass_h_lepc(sass_dctx_t *d, const sass_enc_t *e)
     sass_reg(d, 16, 64);
 }
 
+
+/* texture/surface header slot in a constant bank: bank 54-58, word index 40-53 (printed as
+ * two immediates, "0x0, 0x58" for c[0x0][0x160]) */
+static void tex_handle(sass_dctx_t *d)
+{
+    sass_imm(d, 54, 5, 0);
+    sass_imm(d, 40, 14, 0);
+}
+
+/* TEX/TLD.SCR(.B).<lod> Rd2, Rd, Ra, Rb, bank, slot, <dim>, <channel mask> (form 5, the
+ * header in a constant bank). Rb is left out when RZ (TLD). Modelled: .SCR, lod LL/LZ/LB,
+ * no AOFFI/NDV/DC/F16/CL/MS, no fault predicate, default cache policy. */
+void sass_h_tex(sass_dctx_t *d, const sass_enc_t *e)
+{
+    static const uint16_t t_lod_tex[8] = {0, M(LZ), M(LB), M(LL), B, B, B, B};
+    static const uint16_t t_lod_tld[8] = {B, M(LZ), B, M(LL), B, B, B, B};
+    static const uint16_t t_dim[8] = {M(1D), M(2D), M(3D), B, B, B, B, B};
+    if (!sass_fld(d, 60, 1)) {
+        sass_fail(d, "texture without .SCR");
+        return;
+    }
+    sass_expect(d, 59, 1, 0);           /* .B */
+    sass_mod(d, M(SCR));
+    sass_mod_tab(d, 87, 3, (e->arg & V_TLD) ? t_lod_tld : t_lod_tex);
+    sass_expect(d, 76, 5, 0);
+    sass_expect(d, 81, 3, 7);
+    sass_expect(d, 84, 3, 1);
+    sass_expect(d, 90, 2, 0);
+    sass_reg(d, 64, 32);
+    sass_reg(d, 16, 32);
+    sass_reg(d, 24, 32);
+    if (sass_peek(d, 32, 8) != SASS_RZ || !(e->arg & V_TLD))
+        sass_reg(d, 32, 32);
+    else
+        sass_fld(d, 32, 8);
+    tex_handle(d);
+    uint64_t dim = sass_peek(d, 61, 3);
+    if (t_dim[dim] == B) {
+        sass_fail(d, "texture dimension %llu", (unsigned long long)dim);
+        return;
+    }
+    sass_fld(d, 61, 3);
+    sass_operand_t *o = sass_opnd(d, SASS_OPND_TEXDIM);
+    o->reg = (uint16_t)dim;
+    sass_imm(d, 72, 4, 0);
+}
+
+/* SULD.D.BA.<dim>.<order>.<oob> Rd, [Ra], bank, slot / SUST ... [Ra], Rb, bank, slot */
+void sass_h_suld(sass_dctx_t *d, const sass_enc_t *e)
+{
+    static const uint16_t t_idim[8] = {M(1D), M(1D_BUFFER), M(1D_ARRAY), M(2D), M(2D_ARRAY),
+                                       M(3D), B, B};
+    static const uint16_t t_oob[4] = {M(IGN), B, M(TRAP), B};
+    int load = e->arg & V_LOAD;
+    sass_expect(d, 91, 1, 0);
+    sass_mod(d, M(D));
+    if (!sass_fld(d, 72, 1)) {
+        sass_fail(d, "surface access without .BA");
+        return;
+    }
+    sass_mod(d, M(BA));
+    sass_mod_tab(d, 61, 3, t_idim);
+    uint64_t sz = sass_fld(d, 73, 3);
+    sass_mod(d, t_msize[sz]);
+    sass_mod_tab(d, 84, 3, t_evict);
+    mem_order(d, (load && d->sm >= 80) ? MO_LOAD : MO_STORE);  /* sm_75: no SULD.CONSTANT */
+    sass_mod_tab(d, 59, 2, t_oob);
+    if (load) {
+        sass_expect(d, 81, 3, 7);
+        sass_reg(d, 16, w_msize[sz]);
+    }
+    sass_operand_t *a = sass_opnd(d, SASS_OPND_MEM);
+    a->reg = (uint16_t)sass_fld(d, 24, 8);
+    if (!load)
+        sass_reg(d, 32, w_msize[sz]);
+    tex_handle(d);
+}
+
 void sass_h_kill(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
     cond_pred(d);
-}
-
-void sass_h_tex(sass_dctx_t *d, const sass_enc_t *e)
-{
-    (void)e;
-    sass_fail(d, "texture instructions not modelled yet");
-}
-
-void sass_h_suld(sass_dctx_t *d, const sass_enc_t *e)
-{
-    (void)e;
-    sass_fail(d, "surface instructions not modelled yet");
 }

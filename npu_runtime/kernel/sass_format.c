@@ -329,6 +329,12 @@ static void put_opnd(obuf_t *o, const sass_operand_t *x)
     case SASS_OPND_SB:
         putf(o, "SB%u", x->reg);
         break;
+    case SASS_OPND_TEXDIM: {
+        static const char *const dims[8] = {"1D", "2D", "3D", "CUBE", "ARRAY_1D", "ARRAY_2D",
+                                            "ARRAY_3D", "ARRAY_CUBE"};
+        put(o, dims[x->reg & 7]);
+        break;
+    }
     case SASS_OPND_SBSET: {
         put(o, "{");
         int first = 1;

@@ -13,10 +13,12 @@
  *   sass_tool extract LIB.so DIR ARCH...  writes the ELF (cubin) entries for the given
  *                                         archs of the .nv_fatbin section of LIB.so to DIR
  *                                         (zstd / LZ4 compressed entries are expanded)
- *   sass_tool robust N SEED               decodes N random and truncated buffers; checks
- *                                         that nothing crashes, that every accepted
- *                                         instruction formats, and that a rejected one
- *                                         comes with a message; prints counts
+ *   sass_tool robust N SEED [BLOB SM]     decodes N random and truncated buffers (with
+ *                                         BLOB: half of them real instructions of BLOB with
+ *                                         1-3 random bits flipped); checks that nothing
+ *                                         crashes, that every accepted instruction formats
+ *                                         within bounds, and that a rejected one comes with a
+ *                                         message and no operands; prints counts
  */
 #include "npu_runtime/kernel/sass.h"
 
@@ -282,6 +284,10 @@ static int cmd_robust(int argc, char **argv)
 {
     long n = argc > 0 ? atol(argv[0]) : 100000;
     rng = argc > 1 ? strtoull(argv[1], 0, 0) | 1 : 0x9e3779b97f4a7c15ull;
+    size_t blen = 0;
+    uint8_t *blob = argc > 3 ? slurp(argv[2], &blen) : NULL;
+    unsigned bsm = argc > 3 ? (unsigned)atoi(argv[3]) : 0;
+    blen &= ~(size_t)15;
     static const unsigned sms[] = {75, 80, 86, 89, 70, 90, 0};
     long counts[5] = {0};
     char text[512], err[256];
@@ -295,6 +301,17 @@ static int cmd_robust(int argc, char **argv)
         memcpy(buf + 8, &b, 8);
         size_t len = (i % 17 == 0) ? (size_t)(next() % 16) : 16;
         unsigned sm = sms[i % 7];
+        if (blob && blen && (i % 4) >= 2) {         /* a real instruction, bits flipped */
+            memcpy(buf, blob + (next() % (blen / 16)) * 16, 16);
+            for (int k = 0, nb = 1 + (int)(next() % 3); k < nb; k++) {
+                unsigned bit = (unsigned)(next() % 128);
+                buf[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+            }
+            memcpy(&a, buf, 8);
+            memcpy(&b, buf + 8, 8);
+            len = 16;
+            sm = bsm;
+        }
         sass_insn_t in;
         err[0] = 0;
         sass_status_t st = sass_decode(buf, len, (next() % 1024) * 16, sm, &in, err, sizeof err);
@@ -314,17 +331,18 @@ static int cmd_robust(int argc, char **argv)
             char small[8];
             memset(small, 'x', sizeof small);
             sass_format(&in, small, 5);
-            if (small[4] != 0 || small[5] != 'x') {
+            if (memchr(small, 0, 5) == NULL || small[5] != 'x') {
                 printf("FAIL format overflow\n");
                 return 1;
             }
-        } else if (!err[0]) {
-            printf("FAIL rejection without a message (status %d)\n", st);
+        } else if (!err[0] || in.nopnds || in.nmods || in.op != SASS_OP_NONE) {
+            printf("FAIL rejection without a message or with leftovers (status %d)\n", st);
             return 1;
         }
     }
     printf("decoded %ld: ok %ld truncated %ld bad-arch %ld unknown-opcode %ld bad-field %ld\n",
            n, counts[0], counts[1], counts[2], counts[3], counts[4]);
+    free(blob);
     return 0;
 }
 
