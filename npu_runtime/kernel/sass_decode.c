@@ -1,47 +1,68 @@
 /*
  * sass_decode.c - table-driven decoder of Volta-family SASS (sm_75, sm_80, sm_86, sm_89):
  * the core (field extraction, strictness check, dispatch) and the ALU instructions.
- * Memory, warp and control-flow instructions are in sass_decode_ctl.c, the printer in
- * sass_format.c.
+ * Memory, warp, texture and control-flow instructions are in sass_decode_ctl.c, the printer
+ * in sass_format.c, the API in sass.h.
  *
  * ENCODING (128 bits, two little-endian u64; bit n of the instruction = bit n%64 of word n/64)
- *   0-8     opcode; 9-11 operand form (ALU: where sources b and c come from, see
- *           sass_sm70.def; other classes: part of the opcode)
- *   12-14   guard predicate P0-P6/PT (uniform UP0-UP6/UPT for a few), 15 guard negation
+ *   0-8     opcode; 9-11 operand form: for ALU instructions where sources b and c come from
+ *           (1 R,R  2 R,imm  3 R,cbank  4 imm,R  5 cbank,R  6 UR,R  7 R,UR; sass_sm70.def),
+ *           for the others part of the opcode (LDG 0x381 vs 0x981 ...)
+ *   12-14   guard predicate P0-P6/PT (UP0-UP6/UPT for uniform-datapath ops, S2UR, ULDC),
+ *   15      guard negation
  *   16-23   destination register (R0-R254, 255 = RZ; uniform: UR0-UR62, 63 = URZ)
  *   24-31   source a
- *   32-63   source b/c: register (32-39), 32-bit immediate (32-63; float ops: the float's
- *           bits; double ops: the top 32 bits of the double; half ops: two halves),
- *           constant bank c[bank][offset]: offset 38-53 (bytes, signed, multiple of 4 in
- *           ALU forms; LDC/ULDC use all 16 bits), bank 54-58; bit 91 set: the bank is a
- *           uniform register (cx[URn], n in 32-37); uniform register (32-37)
- *   64-71   source c (or b), a register
- *   72-90   modifiers, per opcode (negate/abs bits, comparison, types, rounding ...);
- *           81-83 / 84-86: predicate destinations, 87-90: a predicate source with its
- *           negation in 90 (carry-in, select condition, combining predicate)
- *   91      uniform-register / bindless form of some sources
+ *   32-63   the "b/c" field: register (32-39); 32-bit immediate (float ops: the float's
+ *           bits; double ops: the top 32 bits of the double; half ops: two halves, high half
+ *           printed first); constant bank: word offset 40-53 (signed; 38-39 zero), bank
+ *           54-58, or with bit 91 set a uniform register in 32-37 as the bank (cx[URn]);
+ *           uniform register 32-37 (bit 91 set)
+ *   64-71   the other source register
+ *   72-90   modifiers, per opcode: a's negate/abs 72/73, the 32-63 source's 63/62, the
+ *           register at 64's 75/74 (fp16 ops: 84/83, half selects 74-75, 60-61, 81-82),
+ *           comparisons 76-79, types 73-76, rounding 78-79, .FTZ 80, predicate destinations
+ *           81-83 and 84-86 (7 = PT), a predicate source 87-89 with its negation in 90
  *   105-108 stall cycles, 109 yield, 110-112 write scoreboard, 113-115 read scoreboard,
- *   116-121 scoreboard wait mask, 122-125 operand-reuse flags (sources a, b, c, d)
- * Memory instructions put the address register in 24-31, its 24-bit signed offset in 40-63
- * and the data register in 32-39 (stores) or 64-71; types in 73-75, .E (64-bit address) in
- * 72, ordering/scope in 77-80, cache policy in 84-86, the uniform-register address part in
- * 32-37 (selected by bit 76, 71 for atomics, 91 for shared/local).
+ *   116-121 scoreboard wait mask, 122-125 reuse flags for sources a, b, c, d
+ * Memory instructions: address register 24-31 (bits 90-91: .64 / .U32 / 32-bit base), 24-bit
+ * signed offset 40-63 (32-bit 32-63 in some forms), data 32-39 or 64-71, size 73-75, .E 72,
+ * order/scope 77-80 (different code tables on sm_75 and sm_80), cache policy 84-86, the
+ * uniform-register part of the address in 32-37 or 64-69, switched by bit 76 (LDG/STG), 71
+ * (atomics) or 91 (shared/local). Branch targets are signed byte offsets from the next
+ * instruction in 32-81 (decoded into absolute addresses); BRA's 32-33 select .U/.DIV/.CONV.
  *
- * TABLES: sass_ops.def (opcode names), sass_mods.def (modifier tokens), sass_sm70.def (one
- * line per 9-bit opcode: accepted forms, first SM, handler, variant). The dispatch table is
- * sass_sm70.def expanded into an array indexed by the 9 low opcode bits. A handler reads
- * its fields with sass_fld() (or sass_expect() for fields that must hold a default), pushes
- * modifiers in nvdisasm's print order and operands in nvdisasm's order; small const arrays
- * map field values to modifier ids (SASS_MOD_BAD marks values that are not an encoding).
- * After the handler, every bit of 12-104 and 122-127 that is set but was not read makes the
- * instruction SASS_EFIELD: unknown encodings are refused, not guessed.
+ * TABLES: sass_ops.def (opcode names), sass_mods.def (every modifier token), sass_sm70.def
+ * (one line per 9-bit opcode: accepted forms, first SM, handler, variant flags). The dispatch
+ * table is sass_sm70.def expanded into an array indexed by the 9 low opcode bits; about 60
+ * handlers cover the ~130 opcodes, each reading its fields with sass_fld() (sass_expect() for
+ * a field that must hold one value), pushing modifiers in nvdisasm's print order and operands
+ * in nvdisasm's order. Small const arrays map field values to modifier ids; SASS_MOD_BAD marks
+ * values that are not instructions (nvdisasm's "INVALID3", "???1").
  *
- * VALIDATION: tests/sass/run_sass.sh decodes every instruction of cubins built from the
- * test kernels for sm_75 and sm_80 and compares sass_format() with nvdisasm (PyPI
- * nvidia-cuda-nvdisasm) line by line; SASS_CORPUS=<libtorch_cuda.so> runs the same over
- * PyTorch's sm_75/sm_80 cubins (numbers: see the end of this comment).
- * Encoding facts come from probing nvdisasm -b (flipping each bit of real instructions)
- * and from Mesa NAK's sm70 encoder (field positions of many ops).
+ * STRICTNESS: every bit of 12-104 and 122-127 that is set but was not read makes the
+ * instruction SASS_EFIELD, and so does every field value not modelled. nvdisasm ignores some
+ * bits (the low two bits of an ALU cbank offset, IMAD's negation of b, unused register
+ * slots ...): such instructions are refused, not decoded, since their meaning is not known.
+ * Reuse flags must name a register source (nvdisasm refuses them otherwise); they are shown
+ * on the operand only when the yield bit is set and the unit is not a variable-latency one
+ * (MUFU, conversions, SHFL ... : V_NOREUSE), which is exactly when nvdisasm prints them.
+ * Control bits (stall, barriers) are decoded, not validated.
+ *
+ * SM DIFFERENCES (measured with nvdisasm 13.5): sm_75 prints memory scopes always and has its
+ * own order codes, lacks the sm_80 opcodes (LDGSTS, REDUX, HMNMX2, F2FP ...) and some fields
+ * (FMNMX.NAN, HFMA2.RELU/.BF16_V2, WARPSYNC.EXCLUSIVE, bf16/tf32 HMMA), leaves ISETP.EX's PT
+ * carry out; sm_86 adds I2FP and F2IP; sm_89 prints F2FP's source type (F2FP.BF16.F32.PACK_AB).
+ *
+ * VALIDATION (tests/sass/run_sass.sh, oracle nvdisasm from PyPI nvidia-cuda-nvdisasm 13.5):
+ *   corpus A, cubins of the .cu files of tests/cuda and tests/sass/kernels, sm_75/80/86/89:
+ *     79,024 / 82,208 / 82,192 / 82,192 instructions, all identical to nvdisasm -b, none refused;
+ *     through nvdisasm -c (labels, relocations) the cubins with calls: identical
+ *   bit flips (every bit of 12-104, 122-127 of one instruction per form, ~64,000 variants
+ *     per SM): wherever both decode, identical; nothing nvdisasm calls illegal is accepted;
+ *     about half of the variants nvdisasm accepts are refused here (ignored bits, modifiers
+ *     no compiler output showed)
+ *   corpus B, PyTorch 2.15 (libtorch_cuda.so), every sm_75 and sm_80 cubin through
+ *     nvdisasm -c: TORCH_NUMBERS
  */
 #include "sass_internal.h"
 
@@ -1230,31 +1251,58 @@ static void sass_h_hmnmx2(sass_dctx_t *d, const sass_enc_t *e)
 /* HMMA.<shape>.<acc type>(.<input type>) Rd, Ra, Rb, Rc: shape (75, 78): 1688, 16816, 1684;
  * accumulator F32 (76) or F16; inputs F16, BF16, TF32 (82-83). Register counts follow the
  * fragment sizes of mma.sync (m16 x k of the input type per 32 lanes ...). */
+/* sparse MMA metadata: register in 40-47 with its own reuse flag (50, printed whatever the
+ * yield bit), thread selector 48-49 */
+static void sparse_meta(sass_dctx_t *d)
+{
+    sass_operand_t *o = sass_reg(d, 40, 32);
+    if (sass_fld(d, 50, 1))
+        o->flags |= SASS_OF_REUSE;
+    sass_imm(d, 48, 2, 0);
+}
+
+/* HMMA(.SP).<shape>.<acc type>(.<input type>) Rd, Ra, Rb, Rc(, Re, sel): shape (75, 78):
+ * dense 1688, 16816, 1684 (TF32); sparse 16816, 16832; accumulator F32 (76) or F16; inputs
+ * F16, BF16, TF32 (82-83); -a (72), -b (63). Register counts follow the fragment sizes of
+ * mma.sync (m16 x k of the input type per 32 lanes ...). */
 static void sass_h_hmma(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
     static const uint16_t t_shape[4] = {M(1688), M(16816), M(1684), B};
     static const unsigned k_shape[4] = {8, 16, 4, 0};
+    static const uint16_t t_sshape[4] = {B, M(16816), B, M(16832)};
+    static const unsigned k_sshape[4] = {0, 16, 0, 32};
     static const uint16_t t_ty[4] = {0, M(BF16), M(TF32), B};
-    if (sass_fld(d, 73, 1))
-        sass_fail(d, "HMMA.SP");
+    int sp = (int)sass_fld(d, 73, 1);
+    if (sp && d->sm < 80)
+        sass_fail(d, "HMMA.SP on sm_75");
+    if (sp)
+        sass_mod(d, M(SP));
     uint64_t shape = sass_fld(d, 75, 1) | (sass_fld(d, 78, 1) << 1);
-    sass_mod(d, t_shape[shape]);
+    sass_mod(d, sp ? t_sshape[shape] : t_shape[shape]);
     int f32 = (int)sass_fld(d, 76, 1);
     sass_mod(d, f32 ? M(F32) : M(F16));
     uint64_t ty = sass_fld(d, 82, 2);
     sass_mod(d, t_ty[ty]);
-    if ((shape == 2 && ty != 2) || (shape == 1 && ty == 2) || (d->sm < 80 && ty))
+    if (!sp && ((shape == 2 && ty != 2) || (shape == 1 && ty == 2)))
         sass_fail(d, "HMMA shape and type");     /* 1684 is TF32 only, 16816 has no TF32 */
-    unsigned ibits = ty == 2 ? 32 : 16, k = k_shape[shape];
-    unsigned wa = 16 * k * ibits / 32, wb = 8 * k * ibits / 32, wc = f32 ? 128 : 64;
+    if (d->sm < 80 && ty)
+        sass_fail(d, "HMMA.%s on sm_75", ty == 1 ? "BF16" : "TF32");
+    unsigned ibits = ty == 2 ? 32 : 16, k = sp ? k_sshape[shape] : k_shape[shape];
+    unsigned wa = 16 * (sp ? k / 2 : k) * ibits / 32, wb = 8 * k * ibits / 32, wc = f32 ? 128 : 64;
     dst(d, wc, 0);
-    sass_reg(d, 24, wa);
+    sass_operand_t *o = sass_reg(d, 24, wa);
+    if (sass_fld(d, 72, 1))
+        o->flags |= SASS_OF_NEG;
     if (d->sm >= 80)            /* sm_75's nvdisasm refuses .reuse on a */
         sass_slot(d, 0);
-    sass_reg(d, 32, wb);
+    o = sass_reg(d, 32, wb);
+    if (sass_fld(d, 63, 1))
+        o->flags |= SASS_OF_NEG;
     sass_slot(d, 1);
     sass_reg(d, 64, wc);        /* no reuse slot: nvdisasm refuses .reuse on c */
+    if (sp)
+        sparse_meta(d);
 }
 
 /* IMMA.<shape>.<atype>.<btype> Rd, Ra.ROW, Rb.COL, Rc: integer tensor-core MMA.
@@ -1264,8 +1312,13 @@ static void sass_h_imma(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
     static const uint16_t t_shape[8] = {M(8816), B, M(8832), B, M(16816), M(16832), M(16864), B};
+    static const uint16_t t_sshape[8] = {B, B, B, B, B, B, M(16864), B};
     static const uint16_t t_ity[4] = {M(U8), M(S8), M(U4), M(S4)};
-    sass_expect(d, 72, 1, 0);           /* .SP */
+    int sp = (int)sass_fld(d, 72, 1);
+    if (sp && d->sm < 80)
+        sass_fail(d, "IMMA.SP on sm_75");
+    if (sp)
+        sass_mod(d, M(SP));
     sass_expect(d, 73, 2, 2);           /* ROW, COL */
     sass_expect(d, 77, 1, 0);
     sass_expect(d, 79, 1, 0);
@@ -1274,9 +1327,11 @@ static void sass_h_imma(sass_dctx_t *d, const sass_enc_t *e)
         sass_expect(d, 83, 4, 0);
     }
     uint64_t shape = sass_fld(d, 75, 1) | (sass_fld(d, 85, 2) << 1);
-    sass_mod(d, t_shape[shape]);
+    sass_mod(d, sp ? t_sshape[shape] : t_shape[shape]);
     uint64_t at = sass_fld(d, 76, 1) | (sass_fld(d, 83, 1) << 1);
     uint64_t bt = sass_fld(d, 78, 1) | (sass_fld(d, 84, 1) << 1);
+    if (sp && (at | bt) > 1)
+        sass_fail(d, "IMMA.SP with 4-bit inputs");
     sass_mod(d, t_ity[at]);
     sass_mod(d, t_ity[bt]);
     if (sass_fld(d, 82, 1))
@@ -1284,6 +1339,8 @@ static void sass_h_imma(sass_dctx_t *d, const sass_enc_t *e)
     unsigned wa = shape == 4 ? 64 : (shape == 2 || shape == 0) ? 32 : 128;
     unsigned wb = (shape == 4 || shape == 2 || shape == 0) ? 32 : 64;
     unsigned wc = (shape == 2 || shape == 0) ? 64 : 128;
+    if (sp)                     /* m16n8k64 8-bit sparse: A compressed to k32, B k64 */
+        wa = 128, wb = 128;
     dst(d, wc, 0);
     sass_operand_t *o = sass_reg(d, 24, wa);
     o->sel = SASS_SEL_ROW;
@@ -1292,6 +1349,30 @@ static void sass_h_imma(sass_dctx_t *d, const sass_enc_t *e)
     o->sel = SASS_SEL_COL;
     sass_slot(d, 1);
     sass_reg(d, 64, wc);        /* no reuse slot: nvdisasm refuses .reuse on c */
+    if (sp)
+        sparse_meta(d);
+}
+
+/* I2IP.<U8|S8|U16|S16>.S32.SAT Rd, Ra, Rb, Rc(.H1): two 32-bit integers saturated to 8 or
+ * 16 bits and packed into c (the half of c kept is selected by 72) */
+static void sass_h_i2ip(sass_dctx_t *d, const sass_enc_t *e)
+{
+    (void)e;
+    static const uint16_t t_dt[8] = {M(U8), M(S8), M(U16), M(S16), B, B, B, B};
+    sass_mod_tab(d, 76, 3, t_dt);
+    sass_mod(d, M(S32));
+    sass_mod(d, M(SAT));
+    dst(d, 32, 0);
+    sass_reg(d, 24, 32);
+    sass_slot(d, 0);
+    sass_reg(d, 32, 32);
+    sass_slot(d, 1);
+    sass_operand_t *o = sass_reg(d, 64, 32);
+    uint64_t sel = sass_fld(d, 72, 2);
+    if (sel > 1)
+        sass_fail(d, "I2IP select %llu", (unsigned long long)sel);
+    o->sel = (uint8_t)(sel ? SASS_SEL_H1 : SASS_SEL_NONE);
+    sass_slot(d, 2);
 }
 
 /* MOVM.16.MT88 Rd, Ra: transpose 8x8 16-bit matrices across the warp (78-79: MT88 M832 M864) */
@@ -1486,7 +1567,7 @@ static void sass_h_f2ip(sass_dctx_t *d, const sass_enc_t *e)
     X(imnmx) X(shf) X(sgxt) X(unary) X(popc) X(flo) X(mov) X(vabsdiff) X(idp) X(plop3) \
     X(p2r) X(r2p) X(fadd) X(fmul) X(ffma) X(fsel) X(fmnmx) X(fsetp) X(fset) X(fchk) X(mufu) \
     X(frnd) X(dadd) X(dmul) X(dfma) X(dsetp) X(hadd2) X(hmul2) X(hfma2) X(hset2) X(hsetp2) \
-    X(hmnmx2) X(hmma) X(imma) X(movm) X(vabsdiff4) X(f2f) X(f2i) X(i2f) X(f2fp)
+    X(hmnmx2) X(hmma) X(imma) X(movm) X(vabsdiff4) X(i2ip) X(f2f) X(f2i) X(i2f) X(f2fp)
 
 static const sass_enc_t enc_sm70[512] = {
 #define SASS_ENC(opc9, forms, smmin, OP, h, arg) \

@@ -534,7 +534,7 @@ void sass_h_depbar(sass_dctx_t *d, const sass_enc_t *e)
 void sass_h_qspc(sass_dctx_t *d, const sass_enc_t *e)
 {
     (void)e;
-    static const uint16_t t_space[4] = {M(G), B, M(S), B};
+    static const uint16_t t_space[4] = {M(G), M(L), M(S), B};
     int ext = (int)sass_fld(d, 72, 1);
     if (ext)
         sass_mod(d, M(E));
@@ -738,10 +738,14 @@ void sass_h_bra(sass_dctx_t *d, const sass_enc_t *e)
 
 void sass_h_brx(sass_dctx_t *d, const sass_enc_t *e)
 {
-    (void)e;
     incdec(d);
     cond_pred(d);
-    sass_reg(d, 24, 64);
+    if (e->arg & V_UNI) {               /* BRXU URa: the target from a uniform register */
+        sass_expect(d, 91, 1, 1);
+        sass_ureg(d, 24, 64);
+    } else {
+        sass_reg(d, 24, 64);
+    }
     sass_operand_t *o = sass_opnd(d, SASS_OPND_IMM);
     sass_expect(d, 32, 2, 0);
     uint64_t v = sass_fld(d, 34, 48) << 2;

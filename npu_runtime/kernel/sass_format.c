@@ -354,9 +354,9 @@ static void put_opnd(obuf_t *o, const sass_operand_t *x)
 
 int sass_format(const sass_insn_t *in, char *buf, size_t n)
 {
-    obuf_t o = {buf, n, 0};
-    if (n)
-        buf[0] = 0;
+    char tmp[512];                      /* the longest instruction text is ~110 characters */
+    obuf_t o = {tmp, sizeof tmp, 0};
+    tmp[0] = 0;
     if (in->guard != SASS_PT || in->guard_not) {
         put(&o, "@");
         if (in->guard_not)
@@ -377,13 +377,21 @@ int sass_format(const sass_insn_t *in, char *buf, size_t n)
         if (i == 0)
             put(&o, " ");
         else if (spaced && (x->kind == SASS_OPND_TARGET || x->kind == SASS_OPND_IMM) &&
-                 in->opnd[i - 1].kind == SASS_OPND_REG)
+                 (in->opnd[i - 1].kind == SASS_OPND_REG ||
+                  in->opnd[i - 1].kind == SASS_OPND_UREG))
             put(&o, " ");
         else
             put(&o, ", ");
         put_opnd(&o, x);
     }
-    while (o.len && o.len < o.n && buf[o.len - 1] == ' ')    /* "+INF" as last operand */
-        buf[--o.len] = 0;
+    if (o.len >= sizeof tmp)
+        o.len = sizeof tmp - 1;
+    while (o.len && tmp[o.len - 1] == ' ')      /* "+INF " as the last operand */
+        tmp[--o.len] = 0;
+    if (n) {
+        size_t k = o.len < n - 1 ? o.len : n - 1;
+        memcpy(buf, tmp, k);
+        buf[k] = 0;
+    }
     return (int)o.len;
 }

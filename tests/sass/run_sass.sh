@@ -107,7 +107,7 @@ if [ -n "$elf" ]; then
     log=$B/logs/corpusA_elf.log
     # shellcheck disable=SC2086
     if $PY tests/sass/sass_compare.py cubin "$TOOL" $elf --jobs 2 --show 40 >"$log" 2>&1
-    then echo "PASS sass/corpusA_elf ($(echo $elf | wc -w) cubins; $(tail -1 "$log"))"
+    then echo "PASS sass/corpusA_elf ($(echo $elf | wc -w) cubins; $(grep '^sm_' "$log" | tr '\n' ';' | sed 's/;$//'))"
     else echo "FAIL sass/corpusA_elf (see $log)"; tail -25 "$log" | sed 's/^/    /'; fi
 else
     echo "FAIL sass/corpusA_elf (no cubin with calls)"
