@@ -59,6 +59,9 @@ typedef enum sass_okind {
     SASS_OPND_UPRED,    /* UP0..UP6, UPT (reg 7) */
     SASS_OPND_PR,       /* PR: all predicates as a bit mask (P2R/R2P) */
     SASS_OPND_IMM,      /* integer immediate, sign-extended in imm (printed per `ifmt`) */
+                        /* BRX/BRXU Ra imm: the branch goes to Ra + (pc + 16 + imm); nvcc's
+                           jump tables hold function-relative addresses, so imm = -(pc + 16)
+                           (265 of 265 BRX/BRXU in PyTorch's cubins) */
     SASS_OPND_FIMM,     /* float immediate: imm holds the bits, ftype the format */
     SASS_OPND_CBANK,    /* c[bank][offset] / c[bank][R+off] / cx[UR][off] / c[UR][off] */
     SASS_OPND_MEM,      /* [Rbase(.64) + UR + offset] */

@@ -157,6 +157,23 @@ int main(void)
         CHECK(n == (int)strlen("IADD3 R8, P1, R10.reuse, 0x1, RZ") && !strcmp(small, "IADD3"));
     }
 
+    /* sparse tensor-core MMA (PyTorch sm_80): metadata register with its own reuse flag and
+       the thread selector as operands 4 and 5; a is half as wide as in the dense shape */
+    if (dec(0x0004024c4804723cull, 0x054fe20000081a04ull, 0x2520, 80,
+            "HMMA.SP.16816.F32.TF32 R4, R72.reuse, R76, R4, R2.reuse, 0x0")) {
+        CHECK(sass_has_mod(&in, SASS_MOD_SP) && sass_has_mod(&in, SASS_MOD_TF32));
+        CHECK_EQ(in.nopnds, 6);
+        CHECK(op(0)->width == 128 && op(1)->reg == 72 && op(1)->width == 128 &&
+              op(2)->width == 128 && op(3)->reg == 4);
+        CHECK(op(4)->kind == SASS_OPND_REG && op(4)->reg == 2 && (op(4)->flags & SASS_OF_REUSE));
+        CHECK(op(5)->kind == SASS_OPND_IMM && op(5)->imm == 0);
+    }
+    /* BRXU: indirect branch through a uniform register, offset -(pc + 16) */
+    if (dec(0xfffff06004007958ull, 0x000fea000b83ffffull, 0xf90, 80, "BRXU UR4 -0xfa0")) {
+        CHECK(op(0)->kind == SASS_OPND_UREG && op(0)->reg == 4 && op(0)->width == 64);
+        CHECK(op(1)->kind == SASS_OPND_IMM && op(1)->imm == -0xfa0);
+    }
+
     /* errors: a status, a message naming pc and opcode bits, nothing half-decoded */
     uint8_t b[16] = {0};
     CHECK_EQ(sass_decode(b, 15, 0x40, 80, &in, err, sizeof err), SASS_ETRUNC);
