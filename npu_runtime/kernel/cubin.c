@@ -24,6 +24,10 @@
 #define SHT_CUDA_INFO       0x70000000u
 #define SHT_CUDA_CALLGRAPH  0x70000001u
 #define SHT_CUDA_PROTOTYPE  0x70000002u
+#define SHT_CUDA_GLOBAL     0x70000007u
+#define SHT_CUDA_LOCAL      0x70000009u
+#define SHT_CUDA_SHARED     0x7000000au
+#define SHT_CUDA_RESERVED_SHARED 0x70000015u
 #define SHF_EXECINSTR   0x4
 #define SHF_INFO_LINK   0x40
 #define STT_OBJECT      1
@@ -258,6 +262,15 @@ static npu_status_t cb_bad(cb_t *cb, const char *fmt, ...)
 
 #define OOM(cb) ((cb)->ar->oom)
 
+/* Sections that occupy no file bytes: SHT_NOBITS, and in -rdc objects (ET_REL) the CUDA
+ * types of uninitialised data, which share their file offset with the next section (nvcc 13
+ * -rdc: .nv.global and .nv.shared.<K> both at the end of the section data). */
+static int no_file_bytes(uint32_t type)
+{
+    return type == SHT_NOBITS || type == SHT_CUDA_GLOBAL || type == SHT_CUDA_LOCAL ||
+           type == SHT_CUDA_SHARED || type == SHT_CUDA_RESERVED_SHARED;
+}
+
 /* [off, off+len) inside [0, size)? */
 static int in_range(uint64_t off, uint64_t len, uint64_t size)
 {
@@ -330,7 +343,7 @@ static npu_status_t parse_header(cb_t *cb)
         s->entsize = rd64(h + 56);
         if (i == 0)
             continue;
-        if (s->type != SHT_NOBITS && s->size) {
+        if (!no_file_bytes(s->type) && s->size) {
             if (!in_range(s->offset, s->size, cb->size))
                 return cb_bad(cb, "section %u: [0x%" PRIx64 ", +0x%" PRIx64 ") past the end (%zu bytes)",
                               i, s->offset, s->size, cb->size);
@@ -1080,6 +1093,12 @@ static npu_status_t parse_kernel_sections(cb_t *cb)
             break;
         case 's':
             k->shared_size = (uint32_t)s->size;
+            /* sm_90: the system's 1 KB sits at the start of the CTA's window (the code's shared
+             * addresses start at 0x400, %reserved_smem_offset_begin is the constant 0) and the
+             * section spans it: every sm_90 .nv.shared.<K> of torch 2.15 is >= 0x400, ptxas -v
+             * "smem" is the size minus 0x400; before sm_90 the reserved block is at the end */
+            k->shared_base = cb->c->sm >= 90 && cb->c->sm < 100 && s->size >= 0x400 ? 0x400 : 0;
+            k->shared_static = k->shared_size - k->shared_base;
             k->shared_align = (uint32_t)(s->align > UINT32_MAX ? 0 : s->align);
             k->shared_section = (uint16_t)i;
             break;
@@ -1156,7 +1175,10 @@ static npu_status_t parse_module_data(cb_t *cb)
             continue;
         }
         const npu_cubin_section_t *sec = &cb->sec[s->shndx];
-        if (!in_range(s->value, s->size, sec->size))
+        /* In -rdc objects a shared variable's st_value is its alignment (the linker places
+         * it), not an offset: nothing is read from a NOBITS section, so only linked images
+         * and sections with bytes are held to the range. */
+        if (!(c->elf_type == ET_REL && no_file_bytes(sec->type)) && !in_range(s->value, s->size, sec->size))
             return cb_bad(cb, "variable %s: [0x%" PRIx64 ", +0x%" PRIx64 ") outside %s (0x%" PRIx64 " bytes)",
                           s->name, s->value, s->size, sec->name, sec->size);
         if (starts(sec->name, ".nv.global"))
@@ -1286,6 +1308,40 @@ void npu_cubin_free(npu_cubin_t *c)
         ar_free(c->arena_);
 }
 
+/* ------------------------------------------------------------ driver area ---- */
+
+npu_status_t npu_cubin_cbank0_layout(unsigned sm, npu_cubin_cbank0_t *o)
+{
+    if (!o)
+        return NPU_EINVAL;
+    if (sm != 75 && sm != 80 && sm != 86 && sm != 87 && sm != 88 && sm != 89 && sm != 90)
+        return NPU_ENOTSUP;
+    o->ntid = 0x0;
+    o->nctaid = 0xc;
+    o->local_window = 0x20;
+    o->stack_init = 0x28;
+    o->dynamic_smem_size = 0x2c;
+    o->gridid = 0x30;
+    o->nsmid = 0x10c;
+    if (sm == 90) {
+        o->shared_window = -1;      /* SR_SWINHI << 32 | CgaCtaId << 24 | offset */
+        o->envreg = 0x40;
+        o->reserved_smem = 0x114;
+        o->aggr_smem = 0x13c;
+        o->mem_desc = 0x208;
+        o->param_base = o->param_base_large = 0x210;
+    } else {
+        o->shared_window = 0x18;
+        o->envreg = 0x88;
+        o->reserved_smem = sm == 75 ? -1 : 0x114;
+        o->aggr_smem = -1;
+        o->mem_desc = sm == 75 ? -1 : 0x118;
+        o->param_base = 0x160;
+        o->param_base_large = 0x1a80;
+    }
+    return NPU_OK;
+}
+
 /* ----------------------------------------------------------------- lookups ---- */
 
 const npu_cubin_kernel_t *npu_cubin_find_kernel(const npu_cubin_t *c, const char *name)
@@ -1365,7 +1421,8 @@ static void dump_pairs(FILE *f, const char *key, const npu_cubin_pair_t *v, uint
 static void dump_attr(FILE *f, const char *indent, const npu_cubin_attr_t *a)
 {
     const char *n = npu_cubin_attr_name(a->id);
-    fprintf(f, "%sattr 0x%x %s fmt %u size %u value ", indent, a->id, n ? n : "?", a->format, a->size);
+    fprintf(f, "%sattr 0x%x %s fmt %u size %u off 0x%x value ", indent, a->id, n ? n : "?", a->format,
+            a->size, a->offset);
     for (uint32_t i = 0; i < a->size; i++)
         fprintf(f, "%02x", a->value[i]);
     if (!a->size)
@@ -1426,8 +1483,9 @@ void npu_cubin_dump(const npu_cubin_t *c, FILE *f)
                 k->max_cluster_rank, k->explicit_cluster);
         fprintf(f, "  frame_size %u min_stack_size %u max_stack_size %u crs_stack_size %u\n",
                 k->frame_size, k->min_stack_size, k->max_stack_size, k->crs_stack_size);
-        fprintf(f, "  shared_size %u shared_align %u local_size %u cmem0_size %u cmem2_size %u\n",
-                k->shared_size, k->shared_align, k->local_size, k->cmem0_size, k->cmem2_size);
+        fprintf(f, "  shared_size %u shared_base %u shared_static %u shared_align %u local_size %u"
+                " cmem0_size %u cmem2_size %u\n", k->shared_size, k->shared_base, k->shared_static,
+                k->shared_align, k->local_size, k->cmem0_size, k->cmem2_size);
         fprintf(f, "  param_cbank %u sym %u base 0x%x size 0x%x param_size %u\n", k->has_param_cbank,
                 k->param_bank_sym, k->param_base, k->param_bank_size, k->param_size);
         fprintf(f, "  cuda_api_version 0x%x sw_war %u war1850030 %u war2393858 %u war2861232 %u"
@@ -1436,6 +1494,12 @@ void npu_cubin_dump(const npu_cubin_t *c, FILE *f)
                 k->sw2861232_war, k->ctaidz_used, k->need_cnp_wrapper, k->need_cnp_patch,
                 k->mercury_isa_version, k->language, k->sparse_mma_mask, k->num_mbarriers,
                 k->reg_reconfig);
+        if (k->cmem2_size) {
+            fprintf(f, "  cmem2 ");
+            for (uint32_t j = 0; j < k->cmem2_size; j++)
+                fprintf(f, "%02x", k->cmem2[j]);
+            fputc('\n', f);
+        }
         for (uint32_t j = 0; j < k->nparams; j++) {
             const npu_cubin_param_t *p = &k->params[j];
             fprintf(f, "  param %u offset 0x%x size 0x%x index %u log_align %u space %u cbank 0x%x smem %u v2 %u\n",

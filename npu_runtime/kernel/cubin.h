@@ -168,7 +168,10 @@ typedef struct npu_cubin_kernel {
     uint32_t max_cluster_rank;  /* EIATTR_MAX_CLUSTER_RANK */
     uint32_t frame_size;        /* local memory per thread of the entry frame (global .nv.info) */
     uint32_t min_stack_size, max_stack_size, crs_stack_size;
-    uint32_t shared_size;       /* .nv.shared.<name>: static shared bytes */
+    uint32_t shared_size;       /* .nv.shared.<name>: bytes of the CTA's shared window the code
+                                 * addresses statically (sm_90: includes the reserved 1 KB) */
+    uint32_t shared_base;       /* first byte of the static variables: 0x400 on sm_90, else 0 */
+    uint32_t shared_static;     /* static __shared__ bytes (ptxas -v "smem") */
     uint32_t shared_align;
     uint32_t local_size;        /* .nv.local.<name> (0 in every cubin seen: frames live on the stack) */
     uint32_t cmem0_size;        /* .nv.constant0.<name>: driver area + parameters */
@@ -348,6 +351,28 @@ npu_status_t npu_cubin_reloc_field(unsigned type, const uint8_t *p, uint64_t *va
 /* Field placement of a type: bit position and width within the patched word; 0 when not
  * established. */
 int npu_cubin_reloc_placement(unsigned type, unsigned *pos, unsigned *bits);
+
+/* Where ptxas expects the values the driver writes into constant bank 0 before the
+ * parameters (measured per sm, cubin.c): byte offsets in c[0x0], -1 when the value is not
+ * in bank 0 on that sm (it comes from a special register, or from nowhere). */
+typedef struct npu_cubin_cbank0 {
+    int ntid;               /* u32[3] blockDim (%ntid.x/y/z) */
+    int nctaid;             /* u32[3] gridDim (%nctaid.x/y/z) */
+    int shared_window;      /* u64 generic address of the CTA's shared memory (cvta.shared) */
+    int local_window;       /* u64 generic base of local memory (cvta.local adds R1) */
+    int stack_init;         /* u32 initial stack pointer, loaded into R1 by every kernel */
+    int dynamic_smem_size;  /* u32 %dynamic_smem_size */
+    int gridid;             /* u64 %gridid */
+    int envreg;             /* u32[32] %envreg0..31 */
+    int nsmid;              /* u32 %nsmid */
+    int reserved_smem;      /* u32 reserved shared bytes: %total_smem_size = SR_SMEMSZ - this */
+    int aggr_smem;          /* u32 %aggr_smem_size = min(SR_SMEMSZ, this) */
+    int mem_desc;           /* u64 global memory descriptor LDG/STG/ATOMG use (ULDC.64) */
+    int param_base;         /* parameters, blocks up to 4 KB (EIATTR_PARAM_CBANK agrees) */
+    int param_base_large;   /* parameters, blocks over 4 KB (KPARAM_INFO_V2 kernels) */
+} npu_cubin_cbank0_t;
+/* NPU_ENOTSUP for an sm whose layout was not measured (sm_100+ moved everything). */
+npu_status_t npu_cubin_cbank0_layout(unsigned sm, npu_cubin_cbank0_t *out);
 
 /* A text dump of the model (sections, symbols, kernels with every decoded field, variables,
  * relocations), one fact per line; the tests compare it with nvdisasm/readelf/ptxas. */

@@ -16,7 +16,6 @@ import subprocess
 
 _SEC = re.compile(r'^\s*\.section\s+([^,\s]+)')
 _DATA = re.compile(r'^\s*/\*([0-9a-f]+)\*/\s+\.(byte|short|word|dword)\s+(.*?)\s*$')
-_INSN = re.compile(r'^\s*/\*([0-9a-f]+)\*/\s+(.*?)\s*;?\s*(\(\*.*\*\))?\s*;?\s*$')
 _LABEL = re.compile(r'^([.$\w]+):\s*$')
 _REC = re.compile(r'//----- nvinfo : (\S+)')
 
@@ -27,26 +26,32 @@ def run(nvdisasm, path):
 
 class Listing:
     def __init__(self, text):
-        self.sections = {}      # name -> list of (offset, kind, operand text)
+        self.sections = {}      # name -> list of (offset, kind, operand text, record name)
         self.records = {}       # .nv.info section name -> list of records
         self.labels = {}        # label -> (section, offset)
         self.insns = {}         # text section -> {offset: instruction text}
-        self.other = {}         # symbol -> st_other flags text
+        self.raw_insns = {}     # text section -> {offset: the whole line (with comments)}
+        self.shi_registers = {} # text section -> SHI_REGISTERS of its .sectioninfo
         sec = None
+        end = 0                 # offset just past the last datum of the current section
         pending = []            # labels waiting for the next offset
         recname = None
         for line in text.splitlines():
             m = _SEC.match(line)
             if m:
+                for lab in pending:
+                    self.labels[lab] = (sec, end)
                 sec = m.group(1)
                 self.sections.setdefault(sec, [])
                 pending = []
+                end = 0
                 continue
             if sec is None:
                 continue
-            m = re.match(r'^\s*\.other\s+([^,]+),@"(.*)"', line)
+            m = re.match(r'^\s*\.sectioninfo\s+@"SHI_REGISTERS=(\d+)"', line)
             if m:
-                self.other[m.group(1)] = m.group(2)
+                self.shi_registers[sec] = int(m.group(1))
+                continue
             m = _REC.search(line)
             if m:
                 recname = m.group(1)
@@ -61,17 +66,23 @@ class Listing:
                 for lab in pending:
                     self.labels[lab] = (sec, off)
                 pending = []
-                self.sections[sec].append((off, m.group(2), m.group(3), recname))
+                kind, ops = m.group(2), m.group(3)
+                self.sections[sec].append((off, kind, ops, recname))
+                end = off + {'short': 2, 'word': 4, 'dword': 8}.get(kind, len(ops.split(',')))
                 recname = None
                 continue
-            m = _INSN.match(line)
+            m = re.match(r'^\s*/\*([0-9a-f]+)\*/\s+(.*)$', line)
             if m and sec.startswith('.text.'):
                 off = int(m.group(1), 16)
                 for lab in pending:
                     self.labels[lab] = (sec, off)
                 pending = []
-                self.insns.setdefault(sec, {})[off] = m.group(2)
-        # labels at the very end of a section (after its last datum) are not needed
+                raw = m.group(2)
+                self.raw_insns.setdefault(sec, {})[off] = raw
+                self.insns.setdefault(sec, {})[off] = re.split(r'\s*(?:;|\(\*)', raw, 1)[0].strip()
+                end = off + 16
+        for lab in pending:
+            self.labels[lab] = (sec, end)
         for name, items in self.sections.items():
             if name == '.nv.info' or name.startswith('.nv.info.'):
                 self.records[name] = self._records(items)
@@ -112,6 +123,9 @@ class Listing:
         """A value operand as a number: hex literal, `.L_x_N@srel` (offset of a code label in
         its section) or ('index', sym) for `index@(sym)`."""
         operand = operand.strip()
+        m = re.match(r'^\(([.$\w]+) - ([.$\w]+)\)$', operand)
+        if m:
+            return self.labels[m.group(1)][1] - self.labels[m.group(2)][1]
         m = re.match(r'^index@\((.*)\)$', operand)
         if m:
             return ('index', m.group(1))
