@@ -1269,8 +1269,11 @@ npu_status_t npu_cubin_parse(const void *data, size_t size, npu_cubin_t **out)
     memset(&cb, 0, sizeof cb);
     cb.ar = ar;
     cb.c = ar_alloc(ar, sizeof *cb.c);
-    uint8_t *img = ar_alloc(ar, size ? size : 1);
-    if (ar->oom) {
+    /* the image gets a block of its own, exactly its size, so that ASan and valgrind see any
+     * read past its end (the fuzz harness relies on it) */
+    uint8_t *img = malloc(size ? size : 1);
+    if (ar->oom || !img) {
+        free(img);
         ar_free(ar);
         return NPU_EHOSTMEM;
     }
@@ -1293,6 +1296,7 @@ npu_status_t npu_cubin_parse(const void *data, size_t size, npu_cubin_t **out)
     if (st != NPU_OK) {
         if (st == NPU_ECUBIN)
             NPU_WARN("cubin: malformed image: %s", cb.err);
+        free(img);
         ar_free(ar);
         return st;
     }
@@ -1304,8 +1308,10 @@ npu_status_t npu_cubin_parse(const void *data, size_t size, npu_cubin_t **out)
 
 void npu_cubin_free(npu_cubin_t *c)
 {
-    if (c)
-        ar_free(c->arena_);
+    if (!c)
+        return;
+    free((void *)c->image);
+    ar_free(c->arena_);
 }
 
 /* ------------------------------------------------------------ driver area ---- */
