@@ -83,6 +83,13 @@ typedef struct npu_cubin_ibranch {
     const uint32_t *targets;    /* possible targets, bytes from the section start */
 } npu_cubin_ibranch_t;
 
+/* One record of EIATTR_MBARRIER_INSTR_OFFSETS: 16 bytes, the first word an instruction
+ * offset; the others as seen in every sm_90/sm_100 record of torch 2.15: w1 0xff, w2 a
+ * multiple of 8 (the mbarrier's shared offset, it seems), w3 0x60100. */
+typedef struct npu_cubin_mbarrier {
+    uint32_t offset, w1, w2, w3;
+} npu_cubin_mbarrier_t;
+
 /* One pair of EIATTR_ATOM16_EMUL_INSTR_REG_MAP / EIATTR_UNUSED_LOAD_BYTE_OFFSET. */
 typedef struct npu_cubin_pair {
     uint32_t a, b;
@@ -206,7 +213,6 @@ typedef struct npu_cubin_kernel {
     npu_cubin_u32s_t coop_group_offsets;    /* EIATTR_COOP_GROUP_INSTR_OFFSETS */
     npu_cubin_u32s_t coop_group_mask_regids;/* EIATTR_COOP_GROUP_MASK_REGIDS (not offsets) */
     npu_cubin_u32s_t int_warp_wide_offsets; /* EIATTR_INT_WARP_WIDE_INSTR_OFFSETS */
-    npu_cubin_u32s_t mbarrier_offsets;      /* EIATTR_MBARRIER_INSTR_OFFSETS */
     npu_cubin_u32s_t ld_cachemod_offsets;   /* EIATTR_LD_CACHEMOD_INSTR_OFFSETS */
     npu_cubin_u32s_t atom_sys_offsets;      /* EIATTR_ATOM_SYS_INSTR_OFFSETS */
     npu_cubin_u32s_t atomf16_emul_offsets;  /* EIATTR_ATOMF16_EMUL_INSTR_OFFSETS */
@@ -217,6 +223,8 @@ typedef struct npu_cubin_kernel {
     const npu_cubin_pair_t *unused_load;    /* EIATTR_UNUSED_LOAD_BYTE_OFFSET (offset, mask) */
     uint32_t nibranches;
     const npu_cubin_ibranch_t *ibranches;   /* EIATTR_INDIRECT_BRANCH_TARGETS */
+    uint32_t nmbarriers;
+    const npu_cubin_mbarrier_t *mbarriers;  /* EIATTR_MBARRIER_INSTR_OFFSETS (sm_90+) */
     uint32_t nexterns;
     const npu_cubin_extern_t *externs;      /* EIATTR_EXTERNS */
     uint32_t nannotations;

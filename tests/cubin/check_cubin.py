@@ -7,7 +7,7 @@ the PTX of the same source read by the project's PTX parser (parameter layout), 
 the test sources themselves (launch bounds, initialisers, externs, vtables).
 
 usage: check_cubin.py CUBIN_TOOL WORKDIR
-Prints one "PASS cubin/<check>" or "FAIL cubin/<check>" line per check (tests/run.sh counts
+Prints one "PASS <check>" or "FAIL <check>" line per check (tests/run.sh counts
 them) with the first mismatches under a FAIL. TRANSFER_TO_NPU_CUBIN_CORPUS=path/to/
 libtorch_cuda.so adds the PyTorch corpus check (every sm_75 and sm_80 cubin parsed, tallies
 printed); without it that check prints SKIP.
@@ -476,7 +476,7 @@ def check_code_lists(c, d, L):
             c.ok('CALL' in ins.get(off, ''), '%s syscall at 0x%x is %r' % (k['name'], off, ins.get(off)))
         for off in k.get('s2rctaid_offsets', []):
             c.ok('SR_CTAID' in ins.get(off, ''), '%s s2rctaid at 0x%x is %r' % (k['name'], off, ins.get(off)))
-        for key in ('coop_group_offsets', 'int_warp_wide_offsets', 'mbarrier_offsets'):
+        for key in ('coop_group_offsets', 'int_warp_wide_offsets'):
             for off in k.get(key, []):
                 c.ok(off in ins, '%s %s 0x%x is not an instruction' % (k['name'], key, off))
         for off, targets in k['ibranches']:
@@ -751,7 +751,7 @@ def patch_relocs(c, path, d, place, L0):
 def main():
     os.makedirs(WORK, exist_ok=True)
     if not NVDISASM:
-        print('FAIL cubin/nvdisasm-missing (pip install nvidia-cuda-nvdisasm; scripts/install-deps.sh does)')
+        print('FAIL nvdisasm-missing (pip install nvidia-cuda-nvdisasm; scripts/install-deps.sh does)')
         return 1
     attrnames, relocnames, place = load_names()
     for src in ('kall.cu', 'big.cu', 'rdc_b.cu', 'attrs.ptx'):
@@ -971,18 +971,18 @@ def main():
         c.ok(r.returncode == 0 and m and int(m.group(1)) > 0 and m.group(2) == '0', 'corpus: %s' % r.stdout[:400])
         c.ok('unknown_attrs 0 bad_attrs 0 bad_offsets 0' in r.stdout, 'no unknown/bad attributes or offsets')
     else:
-        print('SKIP cubin/torch_corpus: set TRANSFER_TO_NPU_CUBIN_CORPUS=/path/to/torch/lib/libtorch_cuda.so '
+        print('SKIP torch_corpus: set TRANSFER_TO_NPU_CUBIN_CORPUS=/path/to/torch/lib/libtorch_cuda.so '
               'to parse every sm_75/sm_80 cubin of a PyTorch wheel')
 
     bad = 0
     for c in checks:
         if c.fails:
             bad += 1
-            print('FAIL cubin/%s (%d of %d assertions)' % (c.name, len(c.fails), c.count))
+            print('FAIL %s (%d of %d assertions)' % (c.name, len(c.fails), c.count))
             for f in c.fails[:15]:
                 print('    ' + f)
         else:
-            print('PASS cubin/%s (%d assertions)' % (c.name, c.count))
+            print('PASS %s (%d assertions)' % (c.name, c.count))
     return 1 if bad else 0
 
 
