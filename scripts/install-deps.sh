@@ -7,9 +7,10 @@ APT_PKGS="build-essential libopenblas-dev libffi-dev uthash-dev libzstd-dev libl
 pocl-opencl-icd ocl-icd-opencl-dev opencl-headers valgrind clang-14 libclang-rt-14-dev"
 # pip package:module to import (the Python tier runs unmodified GPU scripts on the NPU). No
 # nvidia-* runtime wheels: they would bring real CUDA libraries; the toolkit in /usr/local/cuda
-# (NVRTC, libnvvm, libdevice) and our drop-ins serve those libraries. nvidia-cuda-nvdisasm is a
-# tool, not a library: NVIDIA's disassembler, the oracle of the SASS decoder's tests
-# (tests/sass); it installs nvidia/cu13/bin/nvdisasm.
+# (NVRTC, libnvvm, libdevice) and our drop-ins serve those libraries. nvidia-cuda-nvdisasm is
+# only a program (nvidia/cu13/bin/nvdisasm, no library): NVIDIA's disassembler is the oracle of
+# the SASS decoder's tests (tests/sass) and of the cubin tier (tests/cubin); the toolkit here
+# does not ship it.
 PIP_PKGS="numpy:numpy pytest:pytest cupy-cuda13x:cupy numba-cuda:numba.cuda cuda-python:cuda.bindings.driver nvidia-cuda-nvdisasm:nvidia.cu13.bin"
 
 missing=()
