@@ -176,33 +176,7 @@ static npu_status_t fatbin_load_locked(cudart_fatbin_t *fb, int dev)
         return NPU_OK;
     if (fb->load_status[dev] != NPU_OK)
         return fb->load_status[dev];
-    const void *data = fb->wrapper;
-    npu_status_t st;
-    npu_ptx_image_t *imgs = NULL;
-    int n = 0;
-    st = npu_fatbin_extract_all(data, &imgs, &n);
-    if (st == NPU_OK && n == 1) {
-        st = npu_kmodule_load_ptx(dev, imgs[0].text, imgs[0].len, &fb->mod[dev]);
-    } else if (st == NPU_OK && n > 1) {
-        const char **texts = calloc((size_t)n, sizeof *texts);
-        size_t *lens = calloc((size_t)n, sizeof *lens);
-        if (!texts || !lens) {
-            st = NPU_EHOSTMEM;
-        } else {
-            for (int i = 0; i < n; i++) {
-                texts[i] = imgs[i].text;
-                lens[i] = imgs[i].len;
-            }
-            st = npu_kmodule_link_ptx(dev, texts, lens, n, &fb->mod[dev]);
-        }
-        free(texts);
-        free(lens);
-    } else if (st == NPU_OK) {
-        st = NPU_ENOIMAGE;
-    }
-    for (int i = 0; i < n; i++)
-        npu_ptx_image_free(&imgs[i]);
-    free(imgs);
+    npu_status_t st = npu_kmodule_load_fatbin(dev, fb->wrapper, &fb->mod[dev]);
     if (st != NPU_OK)
         fb->load_status[dev] = st;
     return st;
@@ -258,8 +232,8 @@ npu_status_t cudart_kernel_resolve(cudart_kernel_t *k, int dev, npu_kfunc_t **ou
     npu_kmodule_t *m;
     npu_status_t st = fatbin_module(k->fb, dev, &m);
     if (st == NPU_ENOIMAGE) {
-        NPU_ERR("kernel %s has no PTX in its fatbin (only GPU machine code): rebuild with PTX "
-                "embedded, e.g. nvcc -arch=sm_80 or -gencode arch=compute_80,code=compute_80",
+        NPU_ERR("kernel %s: its fatbin has neither PTX nor machine code this runtime reads (sm_75..sm_89): "
+                "rebuild with PTX embedded, e.g. nvcc -arch=sm_80 or -gencode arch=compute_80,code=compute_80",
                 k->name);
         return st;
     }

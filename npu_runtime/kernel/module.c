@@ -18,6 +18,7 @@
  * Launch-time readers (exec.c) only read npu_kfunc_info after get_function returned.
  */
 #include "ptx_internal.h"
+#include "sass_lift.h"
 
 #include <ctype.h>
 #include <dlfcn.h>
@@ -35,6 +36,7 @@ struct npu_kfunc {
     npu_status_t err;
     void *handle;
     char path[512];
+    int lifted;                 /* cubin modules: the entry's body was lifted from SASS */
 };
 
 struct npu_kmodule {
@@ -47,6 +49,8 @@ struct npu_kmodule {
     npu_status_t globals_err;
     void *gblock;
     uint8_t **gaddr;            /* per prog.vars entry: device address, NULL if none */
+    npu_cubin_t *cubin;         /* a module loaded from machine code: entries are lifted from
+                                 * it on first use (sass_lift.c), the rest of the PTX at load */
 };
 
 /* ------------------------------------------------------------ loaded .so registry ---- */
@@ -139,6 +143,148 @@ npu_status_t npu_kmodule_load_ptx(int dev, const char *ptx, size_t len, npu_kmod
     return npu_kmodule_link_ptx(dev, &ptx, &len, 1, out);
 }
 
+/* ------------------------------------------------------------ machine code ---- */
+/* A module from a cubin: the lifted skeleton (variables, constant banks, entry declarations)
+ * is indexed now; each entry's body is lifted when the entry is first asked for
+ * (lift_body_locked), so loading a library-sized cubin costs its parse, and a kernel that
+ * cannot be lifted fails by name when it is launched, not when its neighbours load. */
+npu_status_t npu_kmodule_load_cubin(int dev, const void *elf, size_t size, npu_kmodule_t **out)
+{
+    if (!elf || !out)
+        return NPU_EINVAL;
+    *out = NULL;
+    npu_cubin_t *cb = NULL;
+    npu_status_t st = npu_cubin_parse(elf, size, &cb);
+    if (st != NPU_OK)
+        return st;
+    if (cb->elf_type != 2) {
+        NPU_ERR("sass: a relocatable cubin (-rdc=true object, ELF type %u) cannot be loaded without linking", cb->elf_type);
+        npu_cubin_free(cb);
+        return NPU_EPTXUNSUP;
+    }
+    char *ptx = NULL;
+    size_t len = 0;
+    st = npu_sass_lift_module(cb, 0, &ptx, &len);
+    if (st == NPU_OK) st = npu_kmodule_load_ptx(dev, ptx, len, out);
+    free(ptx);
+    if (st != NPU_OK) {
+        npu_cubin_free(cb);
+        return st;
+    }
+    (*out)->cubin = cb;
+    NPU_DEBUG("sass: module of %u kernel(s) from sm_%u machine code", cb->nkernels, cb->sm);
+    return NPU_OK;
+}
+
+/* TRANSFER_TO_NPU_FRONTEND=sass: run the machine code of a fatbin that also holds PTX (the
+ * PTX path is the SASS path's oracle: ptxas made one from the other); ptx or unset: PTX
+ * when there is any. */
+static int prefer_sass(void)
+{
+    static int v = -1;
+    if (v < 0) {
+        const char *e = npu_env("TRANSFER_TO_NPU_FRONTEND");
+        v = e && !strcmp(e, "sass");
+    }
+    return v;
+}
+
+npu_status_t npu_kmodule_load_fatbin_cubin(int dev, const void *fatbin, npu_kmodule_t **out)
+{
+    npu_fatbin_cubin_t *list = NULL;
+    int n = 0;
+    npu_status_t st = npu_fatbin_list_cubins(fatbin, &list, &n);
+    if (st != NPU_OK)
+        return st;
+    /* the device is CC 8.0: its own code first (CUDA's rule), else any machine code this
+     * decoder reads (an emulator is not bound to the silicon's compatibility) */
+    int pick = npu_fatbin_pick_cubin(list, n, 80);
+    static const unsigned pref[] = {80, 86, 89, 87, 88, 75};
+    for (size_t p = 0; pick < 0 && p < sizeof pref / sizeof pref[0]; p++)
+        for (int i = 0; i < n && pick < 0; i++)
+            if (list[i].arch == pref[p] && list[i].obj == 0 && !list[i].arch_specific) pick = i;
+    if (pick < 0) {
+        free(list);
+        return NPU_ENOIMAGE;
+    }
+    uint8_t *data = NULL;
+    size_t size = 0;
+    st = npu_fatbin_cubin_load(&list[pick], &data, &size);
+    free(list);
+    if (st != NPU_OK)
+        return st;
+    st = npu_kmodule_load_cubin(dev, data, size, out);
+    free(data);
+    return st;
+}
+
+npu_status_t npu_kmodule_load_fatbin(int dev, const void *fatbin, npu_kmodule_t **out)
+{
+    if (prefer_sass()) {
+        npu_status_t st = npu_kmodule_load_fatbin_cubin(dev, fatbin, out);
+        if (st != NPU_ENOIMAGE)
+            return st;
+    }
+    npu_ptx_image_t *imgs = NULL;
+    int n = 0;
+    npu_status_t st = npu_fatbin_extract_all(fatbin, &imgs, &n);
+    if (st == NPU_OK && n == 1) {
+        st = npu_kmodule_load_ptx(dev, imgs[0].text, imgs[0].len, out);
+    } else if (st == NPU_OK && n > 1) {
+        const char **texts = calloc((size_t)n, sizeof *texts);
+        size_t *lens = calloc((size_t)n, sizeof *lens);
+        if (!texts || !lens) {
+            st = NPU_EHOSTMEM;
+        } else {
+            for (int i = 0; i < n; i++) {
+                texts[i] = imgs[i].text;
+                lens[i] = imgs[i].len;
+            }
+            st = npu_kmodule_link_ptx(dev, texts, lens, n, out);
+        }
+        free(texts);
+        free(lens);
+    } else if (st == NPU_OK) {
+        st = NPU_ENOIMAGE;
+    }
+    for (int i = 0; i < n; i++)
+        npu_ptx_image_free(&imgs[i]);
+    free(imgs);
+    if (st == NPU_ENOIMAGE && !prefer_sass())
+        st = npu_kmodule_load_fatbin_cubin(dev, fatbin, out);
+    return st;
+}
+
+/* Lifts entry k's body from the module's cubin into the program (arena), once. */
+static npu_status_t lift_body_locked(npu_kmodule_t *m, struct npu_kfunc *k)
+{
+    if (!m->cubin || k->lifted)
+        return NPU_OK;
+    char *body = NULL;
+    size_t len = 0;
+    npu_status_t st = npu_sass_lift_kernel_body(m->cubin, k->pf->name, &body, &len);
+    if (st != NPU_OK)
+        return st;
+    /* inside the outer braces, without comments (the index pass strips them from texts) */
+    char *a = strchr(body, '{'), *z = strrchr(body, '}');
+    if (!a || !z || z < a) { free(body); return NPU_EINTERNAL; }
+    size_t n = 0;
+    for (char *p = a + 1; p < z; p++) {
+        if (p[0] == '/' && p + 1 < z && p[1] == '/') { while (p < z && *p != '\n') p++; }
+        body[n++] = *p;
+    }
+    char *copy = ptx_strndup(&m->prog, body, n);
+    free(body);
+    if (!copy)
+        return NPU_EHOSTMEM;
+    k->pf->body = copy;
+    k->pf->body_len = n;
+    k->pf->body_line = 1;
+    k->pf->parsed = 0;
+    k->lifted = 1;
+    return NPU_OK;
+}
+
 npu_status_t npu_kmodule_unload(npu_kmodule_t *m)
 {
     if (!m)
@@ -148,6 +294,7 @@ npu_status_t npu_kmodule_unload(npu_kmodule_t *m)
         free(m->entries[i].params);
     }
     reg_release(m);
+    if (m->cubin) npu_cubin_free(m->cubin);
     if (m->gblock) npu_mem_free(m->gblock);
     free(m->gaddr);
     free(m->entries);
@@ -341,8 +488,10 @@ npu_status_t npu_kmodule_get_global(npu_kmodule_t *m, const char *name, void **d
 /* ------------------------------------------------------------ get_function ---- */
 static npu_status_t build_locked(npu_kmodule_t *m, struct npu_kfunc *k)
 {
+    npu_status_t st = lift_body_locked(m, k);
+    if (st != NPU_OK) return st;
     ptx_func_t *f = k->pf;
-    npu_status_t st = ensure_globals_locked(m);
+    st = ensure_globals_locked(m);
     if (st != NPU_OK) return st;
     uint64_t t0 = npu_now_ns();
     ptx_out_t out;

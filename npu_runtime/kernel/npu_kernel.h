@@ -115,6 +115,13 @@ npu_status_t npu_kmodule_load_ptx(int dev, const char *ptx, size_t len, npu_kmod
  * references resolve across them. */
 npu_status_t npu_kmodule_link_ptx(int dev, const char *const *ptx, const size_t *len, int n,
                                   npu_kmodule_t **out);
+/* A module from machine code (sass_lift.c): a cubin (ET_EXEC ELF image, copied), or the
+ * cubin of a fatbin this device runs best. NPU_ENOIMAGE when the fatbin has none. */
+npu_status_t npu_kmodule_load_cubin(int dev, const void *elf, size_t size, npu_kmodule_t **out);
+npu_status_t npu_kmodule_load_fatbin_cubin(int dev, const void *fatbin, npu_kmodule_t **out);
+/* A fatbin's module: its PTX (all objects of a -rdc=true wrapper linked), or its machine code
+ * when it has no PTX (TRANSFER_TO_NPU_FRONTEND=sass: machine code first). */
+npu_status_t npu_kmodule_load_fatbin(int dev, const void *fatbin, npu_kmodule_t **out);
 npu_status_t npu_kmodule_unload(npu_kmodule_t *m);
 int npu_kmodule_device(const npu_kmodule_t *m);
 /* NPU_ENOTFOUND if no such .entry; NPU_EPTX / NPU_EPTXUNSUP / NPU_EJIT with a log line
