@@ -64,7 +64,8 @@
  * leaves the events outside the ranges out instead, as those capture-range options do (a
  * program that never calls Start then gets no events). Marking by default, because a trace
  * taken for another reason should not lose what the program did before its first Start.
- * An event belongs to the range its start time falls in.
+ * An event is inside when it overlaps a range, so the cudaProfilerStart call itself and a
+ * kernel running across a boundary are kept.
  *
  * Decision: complete events written at span end, per-thread buffers, no lock. Measured on
  * this 2-vCPU VM (bench/bench_obs.c, thread CPU time, best of 5): an API entry point with
@@ -399,8 +400,8 @@ int npu_obs_profiler_active(void)
     return (atomic_load(&prof_n) & 1u) != 0;
 }
 
-/* 1 when time t falls in a profiler range (n transitions recorded). */
-static int in_profiler_range(uint64_t t, unsigned n)
+/* 1 when the span [t, t + dur] overlaps a profiler range (n transitions recorded). */
+static int in_profiler_range(uint64_t t, uint64_t dur, unsigned n)
 {
     unsigned lo = 0, hi = n;                /* count the transitions at or before t */
     while (lo < hi) {
@@ -410,7 +411,9 @@ static int in_profiler_range(uint64_t t, unsigned n)
         else
             hi = mid;
     }
-    return (lo & 1u) != 0;
+    if (lo & 1u)                            /* begins inside a range */
+        return 1;
+    return lo < n && prof_ts[lo] <= t + dur; /* the next Start comes before it ends */
 }
 
 /* ------------------------------------------------------------- work spans ---- */
@@ -692,7 +695,7 @@ void npu_obs_trace_write(void)
     if (np || prof_only) {
         size_t k = 0;
         for (size_t i = 0; i < n; i++) {
-            int in = np && in_profiler_range(v[i]->ts, np);
+            int in = np && in_profiler_range(v[i]->ts, v[i]->dur, np);
             if (!in && prof_only) {
                 left_out++;
                 continue;
@@ -780,7 +783,7 @@ void npu_obs_trace_write(void)
                 (unsigned long long)(ts / 1000), (unsigned)(ts % 1000),
                 (unsigned long long)(e->dur / 1000), (unsigned)(e->dur % 1000),
                 cat_name(e->kind),
-                np && !in_profiler_range(e->ts, np) ? ",outside_profiler_range" : "");
+                np && !in_profiler_range(e->ts, e->dur, np) ? ",outside_profiler_range" : "");
         first = 0;
         if (e->kind == NPU_OBS_K_COPY)
             wprintf(w, "memcpy %s", e->name ? e->name : "");
