@@ -46,6 +46,8 @@ extern int npu_runtime_started(void) __attribute__((weak, visibility("hidden")))
 
 CUresult drv_check_init(void)
 {
+    if (__builtin_expect(npu_forked(), 0))    /* see device.c: CUDA's answer in a forked child */
+        return CUDA_ERROR_NOT_INITIALIZED;
     if (atomic_load_explicit(&drv_inited, memory_order_acquire))
         return CUDA_SUCCESS;
     if (npu_runtime_started && !npu_runtime_started())

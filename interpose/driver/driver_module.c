@@ -1572,6 +1572,14 @@ static CUresult launch(CUfunction f, const uint32_t grid[3], const uint32_t bloc
     if (r != CUDA_SUCCESS)
         return r;
     const npu_kfunc_info_t *in = npu_kfunc_info(kf);
+    /* More threads than the function allows (.maxntid, __launch_bounds__): the driver answers
+     * CUDA_ERROR_INVALID_VALUE, which numba-cuda's launch-bounds tests, written against GPUs,
+     * expect (TestLaunchBounds); the runtime's check (NPU_ERESOURCES) keeps the runtime API's
+     * documented cudaErrorLaunchOutOfResources for <<<>>> and cudaLaunchKernel. */
+    if ((uint64_t)block[0] * block[1] * block[2] > (uint64_t)npu_kfunc_max_threads(in)) {
+        func_leave();
+        return CUDA_ERROR_INVALID_VALUE;
+    }
     npu_status_t st;
     if (extra && have_buf) {
         st = buf_size < in->param_size && in->nparams > 0 ? NPU_EINVAL
