@@ -10,7 +10,7 @@
     check_obs.py report-kernels STEM N  obs_unit with N fake kernels: every one listed
     check_obs.py trace-profiler TRACE.json MODE   `obs_prog profiler` (MODE mark|profiler)
     check_obs.py report-signal STEM TRACE.json   `obs_prog spin` killed by a signal
-    check_obs.py report-unsupported STEM NAME COUNT   STEM.unsupported.csv lists NAME COUNT times
+    check_obs.py report-unsupported STEM NAME=COUNT...  STEM.unsupported.csv lists exactly these
     check_obs.py smi-has      PID MIB     `npu-smi info` output on stdin lists PID with >= MIB
     check_obs.py smi-lacks    PID         ... does not list PID
 Exit 0 when every check holds; otherwise prints each failure.
@@ -286,14 +286,18 @@ def report_signal(stem, trace):
     check(any(e["cat"] == "kernel" for e in xs), "no kernel span in the trace")
 
 
-def report_unsupported(stem, name, count):
+def report_unsupported(stem, expected):
+    """expected: {name: count}; the unsupported calls must be exactly these (a static cudart
+    resolves every driver entry point at start-up: none of the stubs may be called then)."""
     uns = {r["API"]: r for r in read_csv(stem + ".unsupported.csv")}
-    check(name in uns and uns[name]["count"] == str(count) and uns[name]["library"] == "driver",
-          "unsupported.csv %s: %r" % (name, uns.get(name)))
+    check(set(uns) == set(expected), "unsupported.csv lists %r, expected %r" % (sorted(uns), sorted(expected)))
     with open(stem + ".txt") as f:
         txt = f.read()
-    check(re.search(r"^%s +%d +suggestion" % (re.escape(name), count), txt, re.M) is not None,
-          "summary does not name %s" % name)
+    for name, count in expected.items():
+        check(name in uns and uns[name]["count"] == str(count) and uns[name]["library"] == "driver",
+              "unsupported.csv %s: %r" % (name, uns.get(name)))
+        check(re.search(r"^%s +%d +suggestion" % (re.escape(name), count), txt, re.M) is not None,
+              "summary does not name %s" % name)
 
 
 def trace_capped(path, cap):
@@ -334,7 +338,7 @@ def main(a):
     elif cmd == "report-signal":
         report_signal(a[1], a[2])
     elif cmd == "report-unsupported":
-        report_unsupported(a[1], a[2], int(a[3]))
+        report_unsupported(a[1], {x.split("=")[0]: int(x.split("=")[1]) for x in a[2:]})
     elif cmd in ("smi-has", "smi-lacks"):
         text = sys.stdin.read()
         check("NPU   Name" in text and "Health" in text and "HBM-Usage(MB)" in text and "Process memory(MB)" in text,

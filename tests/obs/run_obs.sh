@@ -86,8 +86,8 @@ verdict report_5000_kernels $? "$W/k.log"
 
 # --- static cudart: an unimplemented driver function is named in the report ---
 (env TRANSFER_TO_NPU_REPORT=$W/st.txt LD_PRELOAD="$PRE" LD_LIBRARY_PATH="$B/lib" timeout -k 5 120 \
-    "$O/static_unsupported" && $CHK report-unsupported "$W/st" cuGraphCreate 2 &&
-    $CHK report-unsupported "$W/st" cuIpcGetMemHandle 1) >"$W/st.log" 2>&1
+    "$O/static_unsupported" && $CHK report-unsupported "$W/st" cuGraphCreate=2 cuIpcGetMemHandle=1) \
+    >"$W/st.log" 2>&1
 verdict report_static_unsupported $? "$W/st.log"
 
 # --- cudaProfilerStart/Stop ranges: marked by default, or the only events kept ---
