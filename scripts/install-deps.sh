@@ -8,7 +8,9 @@ pocl-opencl-icd ocl-icd-opencl-dev opencl-headers valgrind clang-14 libclang-rt-
 # pip package:module to import (the Python tier runs unmodified GPU scripts on the NPU). No
 # nvidia-* runtime wheels: they would bring real CUDA libraries; the toolkit in /usr/local/cuda
 # (NVRTC, libnvvm, libdevice) and our drop-ins serve those libraries.
-PIP_PKGS="numpy:numpy pytest:pytest cupy-cuda13x:cupy numba-cuda:numba.cuda cuda-python:cuda.bindings.driver"
+# filecheck and ml_dtypes: what numba-cuda's own test suite imports (tests/numba_suite).
+PIP_PKGS="numpy:numpy pytest:pytest cupy-cuda13x:cupy numba-cuda:numba.cuda cuda-python:cuda.bindings.driver \
+filecheck:filecheck ml_dtypes:ml_dtypes"
 
 missing=()
 for p in $APT_PKGS; do

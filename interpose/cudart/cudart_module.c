@@ -181,6 +181,10 @@ static npu_status_t fatbin_load_locked(cudart_fatbin_t *fb, int dev)
     npu_ptx_image_t *imgs = NULL;
     int n = 0;
     st = npu_fatbin_extract_all(data, &imgs, &n);
+    unsigned max_regs = 0;           /* nvcc -maxrregcount, recorded for the JIT */
+    for (int i = 0; st == NPU_OK && i < n; i++)
+        if (imgs[i].max_regs && (!max_regs || imgs[i].max_regs < max_regs))
+            max_regs = imgs[i].max_regs;
     if (st == NPU_OK && n == 1) {
         st = npu_kmodule_load_ptx(dev, imgs[0].text, imgs[0].len, &fb->mod[dev]);
     } else if (st == NPU_OK && n > 1) {
@@ -200,6 +204,8 @@ static npu_status_t fatbin_load_locked(cudart_fatbin_t *fb, int dev)
     } else if (st == NPU_OK) {
         st = NPU_ENOIMAGE;
     }
+    if (st == NPU_OK)
+        npu_kmodule_set_max_registers(fb->mod[dev], max_regs);
     for (int i = 0; i < n; i++)
         npu_ptx_image_free(&imgs[i]);
     free(imgs);
