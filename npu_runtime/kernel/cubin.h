@@ -297,7 +297,7 @@ typedef struct npu_cubin {
     /* ELF header */
     unsigned sm;                /* 75, 80, 86, 89, 90, 100 ... */
     unsigned elf_type;          /* 2 ET_EXEC (linked, what fatbins carry), 1 ET_REL (-rdc object) */
-    unsigned osabi, abi_version;/* 0x41/8 for CUDA 13; 0x33/7 for older toolkits */
+    unsigned osabi, abi_version;/* 0x41/8 for CUDA 13 (older toolkits: ABI 7, cubin.c) */
     uint32_t e_flags;
     const uint8_t *image;       /* the copy the model points into */
     size_t image_size;
@@ -387,8 +387,8 @@ typedef struct npu_cubin_cbank0 {
     int reserved_smem;      /* u32 reserved shared bytes: %total_smem_size = SR_SMEMSZ - this */
     int aggr_smem;          /* u32 %aggr_smem_size = min(SR_SMEMSZ, this) */
     int mem_desc;           /* u64 global memory descriptor LDG/STG/ATOMG use (ULDC.64) */
-    int param_base;         /* parameters, blocks up to 4 KB (EIATTR_PARAM_CBANK agrees) */
-    int param_base_large;   /* parameters, blocks over 4 KB (KPARAM_INFO_V2 kernels) */
+    int param_base;         /* parameters, blocks up to 0x1100 bytes (EIATTR_PARAM_CBANK agrees) */
+    int param_base_large;   /* parameters, blocks over 0x1100 bytes (KPARAM_INFO_V2 kernels) */
 } npu_cubin_cbank0_t;
 /* NPU_ENOTSUP for an sm whose layout was not measured (sm_100+ moved everything). */
 npu_status_t npu_cubin_cbank0_layout(unsigned sm, npu_cubin_cbank0_t *out);
