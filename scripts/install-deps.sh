@@ -7,10 +7,12 @@ APT_PKGS="build-essential libopenblas-dev libffi-dev uthash-dev libzstd-dev libl
 pocl-opencl-icd ocl-icd-opencl-dev opencl-headers valgrind clang-14 libclang-rt-14-dev"
 # pip package:module to import (the Python tier runs unmodified GPU scripts on the NPU). No
 # nvidia-* runtime wheels: they would bring real CUDA libraries; the toolkit in /usr/local/cuda
-# (NVRTC, libnvvm, libdevice) and our drop-ins serve those libraries.
+# (NVRTC, libnvvm, libdevice) and our drop-ins serve those libraries. nvidia-cuda-nvdisasm is
+# only a program (nvidia/cu13/bin/nvdisasm, no library): NVIDIA's disassembler is the oracle of
+# the SASS tiers (tests/sass, tests/cubin); the toolkit here does not ship it.
 # filecheck and ml_dtypes: what numba-cuda's own test suite imports (tests/numba_suite).
 PIP_PKGS="numpy:numpy pytest:pytest cupy-cuda13x:cupy numba-cuda:numba.cuda cuda-python:cuda.bindings.driver \
-filecheck:filecheck ml_dtypes:ml_dtypes"
+filecheck:filecheck ml_dtypes:ml_dtypes nvidia-cuda-nvdisasm:nvidia.cu13.bin"
 
 missing=()
 for p in $APT_PKGS; do

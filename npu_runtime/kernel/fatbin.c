@@ -1,5 +1,6 @@
 /*
- * fatbin.c - find and decompress the PTX in a CUDA fatbin (or a fatbin wrapper).
+ * fatbin.c - find and decompress the PTX or the cubins (ELF) in a CUDA fatbin (or a fatbin
+ * wrapper).
  *
  * Layout, verified against nvcc 13.0 output (nvcc -fatbin, --compress-mode=..., -rdc=true):
  *   fatbin header (16 bytes): u32 magic 0xBA55ED50; u16 version (1); u16 header_size (16);
@@ -21,9 +22,26 @@
  *   data is the device-linked fatbin (ELF only) and filename_or_fatbins a NULL-terminated
  *   array of the per-object relocatable fatbins (raw fatbin data, each with its own PTX).
  *
+ *   Entry flags seen on ELF entries (nvcc 13.0, measured with -gencode ... code=sm_90a / sm_100f
+ *   / sm_120f next to plain sm_XX): 0x100000 arch-specific cubin ("a" suffix), 0x200000
+ *   family-specific ("f"), 0x1000000 set on sm_100+ entries (which also carry options);
+ *   0x11 on every entry. PyPI torch 2.15.0 (libtorch_cuda.so, 476 fatbins): ELF only, every
+ *   entry zstd-compressed (flags 0x8000), sm_75/80/86/90/100/103/120 (+ one sm_89, sm_121).
+ *
  * Choice of PTX: like the driver, prefer the highest arch we can claim (<= sm_90, the
  * compute capability the NPU reports); only when every PTX is newer take the highest one.
  * Ties go to the higher PTX ISA version recorded in the entry header.
+ *
+ * Choice of cubin (npu_fatbin_pick_cubin), CUDA's binary compatibility rule: "a cubin
+ * generated for compute capability X.y will only execute on devices of compute capability
+ * X.z where z >= y" (CUDA C++ Programming Guide, "Binary Compatibility"; the same test as
+ * LLVM's libomptarget CUDA plugin: same major, image minor <= device minor). So: the exact
+ * sm first, then the same major with the highest lower minor. Arch-specific cubins (sm_90a,
+ * flag 0x100000) use features of exactly that CC and run only there (Programming Guide,
+ * "Feature Availability"); family-specific ones (sm_100f) follow the X.y rule above.
+ * Among equal candidates the plain cubin wins over an arch-specific one (it uses no
+ * CC-specific instructions), then the first in the fatbin. No cubin of another major is
+ * ever chosen: that needs PTX.
  *
  * Robustness: every read is bounded by the sizes the headers declare (a caller-supplied
  * pointer carries no length, so the fatbin header's fat_size is the bound); decompression is
@@ -43,8 +61,11 @@
 #define FB_KIND_ELF      2
 #define FB_FLAG_LZ4      0x2000ull
 #define FB_FLAG_ZSTD     0x8000ull
+#define FB_FLAG_ARCH_SPECIFIC   0x100000ull
+#define FB_FLAG_FAMILY_SPECIFIC 0x200000ull
 #define FB_ENTRY_MIN     64u
 #define FB_MAX_PTX       (1ull << 31)      /* refuse absurd sizes from garbage headers */
+#define FB_MAX_ELF       (1ull << 31)
 #define FB_MAX_OBJECTS   65536
 
 typedef struct fb_entry {
@@ -191,14 +212,16 @@ static unsigned fb_max_regs(const fb_entry_t *e)
     return 0;
 }
 
-/* Decodes one PTX entry into img. */
-static npu_status_t fb_decode(const fb_entry_t *e, npu_ptx_image_t *img)
+/* The payload of one entry, decompressed into a malloc'ed buffer with one spare byte
+ * (*len bytes of content). what: "PTX" or "ELF" for log lines; max: size limit. */
+static npu_status_t fb_inflate(const fb_entry_t *e, const char *what, uint64_t max,
+                               char **out, size_t *len)
 {
     char *buf = NULL;
     size_t cap;
     if (e->flags & (FB_FLAG_LZ4 | FB_FLAG_ZSTD)) {
         if (e->compressed_size == 0 || e->compressed_size > e->payload_size ||
-            e->uncompressed_size == 0 || e->uncompressed_size > FB_MAX_PTX)
+            e->uncompressed_size == 0 || e->uncompressed_size > max)
             return NPU_EFATBIN;
         /* The declared size must be reachable from the payload before we allocate it: an LZ4
          * block expands at most ~255x; a zstd frame states its size (nvcc's do), else each
@@ -219,7 +242,7 @@ static npu_status_t fb_decode(const fb_entry_t *e, npu_ptx_image_t *img)
         if (e->flags & FB_FLAG_ZSTD) {
             size_t r = ZSTD_decompress(buf, cap, e->payload, e->compressed_size);
             if (ZSTD_isError(r) || r != cap) {
-                NPU_WARN("fatbin: zstd decompression of PTX (sm_%u) failed: %s", e->arch,
+                NPU_WARN("fatbin: zstd decompression of %s (sm_%u) failed: %s", what, e->arch,
                          ZSTD_isError(r) ? ZSTD_getErrorName(r) : "size mismatch");
                 free(buf);
                 return NPU_EFATBIN;
@@ -228,13 +251,13 @@ static npu_status_t fb_decode(const fb_entry_t *e, npu_ptx_image_t *img)
             int r = LZ4_decompress_safe((const char *)e->payload, buf, (int)e->compressed_size,
                                         (int)cap);
             if (r < 0 || (size_t)r != cap) {
-                NPU_WARN("fatbin: LZ4 decompression of PTX (sm_%u) failed", e->arch);
+                NPU_WARN("fatbin: LZ4 decompression of %s (sm_%u) failed", what, e->arch);
                 free(buf);
                 return NPU_EFATBIN;
             }
         }
     } else {
-        if (e->payload_size > FB_MAX_PTX)
+        if (e->payload_size > max)
             return NPU_EFATBIN;
         cap = (size_t)e->payload_size;
         buf = malloc(cap + 1);
@@ -242,6 +265,20 @@ static npu_status_t fb_decode(const fb_entry_t *e, npu_ptx_image_t *img)
             return NPU_EHOSTMEM;
         memcpy(buf, e->payload, cap);
     }
+    buf[cap] = 0;
+    *out = buf;
+    *len = cap;
+    return NPU_OK;
+}
+
+/* Decodes one PTX entry into img. */
+static npu_status_t fb_decode(const fb_entry_t *e, npu_ptx_image_t *img)
+{
+    char *buf;
+    size_t cap;
+    npu_status_t st = fb_inflate(e, "PTX", FB_MAX_PTX, &buf, &cap);
+    if (st != NPU_OK)
+        return st;
     char *nul = memchr(buf, 0, cap);
     if (!nul) {
         NPU_WARN("fatbin: PTX (sm_%u) is not NUL-terminated within its %zu bytes", e->arch, cap);
@@ -373,4 +410,142 @@ void npu_ptx_image_free(npu_ptx_image_t *img)
     free(img->text);
     img->text = NULL;
     img->len = 0;
+}
+
+/* ------------------------------------------------------------------ cubins ---- */
+
+typedef struct fb_list {
+    npu_fatbin_cubin_t *v;
+    int n, cap;
+    unsigned obj;
+    npu_status_t st;
+} fb_list_t;
+
+static int fb_list_visit(const fb_entry_t *e, void *ctx)
+{
+    fb_list_t *l = ctx;
+    if (e->kind != FB_KIND_ELF)
+        return 0;
+    if (l->n == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 8;
+        npu_fatbin_cubin_t *v = realloc(l->v, (size_t)cap * sizeof *v);
+        if (!v) {
+            l->st = NPU_EHOSTMEM;
+            return 1;
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    npu_fatbin_cubin_t *c = &l->v[l->n++];
+    memset(c, 0, sizeof *c);
+    c->arch = e->arch;
+    c->obj = l->obj;
+    c->arch_specific = (e->flags & FB_FLAG_ARCH_SPECIFIC) != 0;
+    c->family_specific = (e->flags & FB_FLAG_FAMILY_SPECIFIC) != 0;
+    c->compressed = (e->flags & (FB_FLAG_LZ4 | FB_FLAG_ZSTD)) != 0;
+    c->size = c->compressed ? e->uncompressed_size : e->payload_size;
+    c->flags = e->flags;
+    c->entry_ = (const uint8_t *)e->payload - e->header_size;
+    return 0;
+}
+
+/* Re-reads the entry header at c->entry_ (already validated by fb_walk when listed). */
+static void fb_entry_at(const uint8_t *p, fb_entry_t *e)
+{
+    e->kind = rd16(p);
+    e->version = rd16(p + 2);
+    e->header_size = rd32(p + 4);
+    e->payload_size = rd64(p + 8);
+    e->compressed_size = rd32(p + 16);
+    e->options_offset = rd32(p + 20);
+    e->minor = rd16(p + 24);
+    e->major = rd16(p + 26);
+    e->arch = rd32(p + 28);
+    e->flags = rd64(p + 40);
+    e->uncompressed_size = rd64(p + 56);
+    e->payload = p + e->header_size;
+}
+
+npu_status_t npu_fatbin_list_cubins(const void *data, npu_fatbin_cubin_t **out, int *count)
+{
+    if (!data || !out || !count)
+        return NPU_EINVAL;
+    *out = NULL;
+    *count = 0;
+    fb_list_t l;
+    memset(&l, 0, sizeof l);
+    uint32_t magic = rd32(data);
+    npu_status_t st;
+    if (magic == FATBIN_MAGIC) {
+        st = fb_walk(data, fb_list_visit, &l);
+    } else if (magic == FATBINC_MAGIC) {
+        fb_wrapper_t w;
+        st = fb_wrapper_read(data, &w);
+        if (st == NPU_OK)
+            st = fb_walk((const uint8_t *)w.data, fb_list_visit, &l);
+        if (st == NPU_OK && l.st == NPU_OK && w.version == 2 && w.filename_or_fatbins) {
+            void *const *objs = w.filename_or_fatbins;
+            for (int i = 0; st == NPU_OK && l.st == NPU_OK && i < FB_MAX_OBJECTS && objs[i]; i++) {
+                l.obj = (unsigned)i + 1;
+                st = fb_walk(objs[i], fb_list_visit, &l);
+            }
+        }
+    } else {
+        st = NPU_EFATBIN;
+    }
+    if (st == NPU_OK)
+        st = l.st;
+    if (st != NPU_OK) {
+        free(l.v);
+        return st;
+    }
+    *out = l.v;
+    *count = l.n;
+    return NPU_OK;
+}
+
+/* a better than b for a device of CC major.minor (both already compatible)? */
+static int fb_cubin_better(const npu_fatbin_cubin_t *a, const npu_fatbin_cubin_t *b)
+{
+    if (a->arch != b->arch)
+        return a->arch > b->arch;
+    return !a->arch_specific && b->arch_specific;
+}
+
+int npu_fatbin_pick_cubin(const npu_fatbin_cubin_t *list, int n, unsigned cc)
+{
+    if (!list || n <= 0 || cc < 10)
+        return -1;
+    int best = -1;
+    for (int i = 0; i < n; i++) {
+        const npu_fatbin_cubin_t *c = &list[i];
+        if (c->obj != 0 || c->arch < 10)
+            continue;
+        /* sm_XY: major X (one or more digits), minor Y (the last digit) */
+        if (c->arch / 10 != cc / 10 || c->arch % 10 > cc % 10)
+            continue;
+        if (c->arch_specific && c->arch != cc)
+            continue;
+        if (best < 0 || fb_cubin_better(c, &list[best]))
+            best = i;
+    }
+    return best;
+}
+
+npu_status_t npu_fatbin_cubin_load(const npu_fatbin_cubin_t *c, uint8_t **data, size_t *size)
+{
+    if (!c || !c->entry_ || !data || !size)
+        return NPU_EINVAL;
+    *data = NULL;
+    *size = 0;
+    fb_entry_t e;
+    fb_entry_at(c->entry_, &e);
+    char *buf;
+    size_t len;
+    npu_status_t st = fb_inflate(&e, "ELF", FB_MAX_ELF, &buf, &len);
+    if (st != NPU_OK)
+        return st;
+    *data = (uint8_t *)buf;
+    *size = len;
+    return NPU_OK;
 }

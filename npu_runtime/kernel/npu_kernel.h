@@ -1,7 +1,8 @@
 /*
  * npu_kernel.h - kernel engine API: fatbin -> PTX -> C -> native code -> grid execution.
  *
- *  fatbin.c    npu_fatbin_*   find and decompress the PTX in a fatbin (zstd, LZ4, plain)
+ *  fatbin.c    npu_fatbin_*   find and decompress the PTX or the cubins in a fatbin (zstd,
+ *                             LZ4, plain); cubin.c parses a cubin (cubin.h)
  *  ptx_*.c     npu_kmodule_*  parse PTX, check, lower, emit C; jit.c compiles with the
  *                             system C compiler, caches on disk (TRANSFER_TO_NPU_CACHE),
  *                             dlopens; a module's .global/.const variables live in device
@@ -44,6 +45,33 @@ npu_status_t npu_fatbin_extract_all(const void *data, npu_ptx_image_t **out, int
 /* Size in bytes of a fatbin image starting at data (header + entries), 0 if not a fatbin. */
 size_t npu_fatbin_size(const void *data);
 void npu_ptx_image_free(npu_ptx_image_t *img);
+
+/* One ELF (cubin) entry of a fatbin, listed without decompressing it. Points into the
+ * caller's fatbin, which must outlive it. */
+typedef struct npu_fatbin_cubin {
+    unsigned arch;          /* sm_XX of the entry header, e.g. 80 */
+    unsigned obj;           /* 0: the fatbin (a wrapper's linked image); i > 0: object i-1 of a
+                             * -rdc=true wrapper's filename_or_fatbins (relocatable cubins) */
+    int arch_specific;      /* sm_XXa: runs only on exactly that CC */
+    int family_specific;    /* sm_XXf */
+    int compressed;         /* zstd or LZ4 */
+    uint64_t size;          /* bytes once decompressed (stored entries: padded payload) */
+    uint64_t flags;         /* entry header flags, as stored */
+    const uint8_t *entry_;  /* the entry header (private to fatbin.c) */
+} npu_fatbin_cubin_t;
+
+/* Every ELF entry of a fatbin or wrapper (version 2: the linked image first, then each
+ * object's), in fatbin order: *out is malloc'ed (free()), *count may be 0. NPU_EFATBIN when
+ * malformed. Reads headers only; nothing is decompressed. */
+npu_status_t npu_fatbin_list_cubins(const void *data, npu_fatbin_cubin_t **out, int *count);
+/* Index of the cubin a device of compute capability cc (major*10+minor, e.g. 86) runs, by
+ * CUDA's binary compatibility rule (fatbin.c): exact sm first, then the same major with the
+ * highest lower minor; arch-specific cubins only on their exact CC; only entries of obj 0.
+ * -1 when none fits (the caller then needs PTX, or another cc it can claim). */
+int npu_fatbin_pick_cubin(const npu_fatbin_cubin_t *list, int n, unsigned cc);
+/* Decompressed ELF bytes of one listed cubin (*data malloc'ed, free()). NPU_EFATBIN when the
+ * payload does not decompress to its declared size. */
+npu_status_t npu_fatbin_cubin_load(const npu_fatbin_cubin_t *c, uint8_t **data, size_t *size);
 
 /* ------------------------------------------------------------------ module ---- */
 typedef struct npu_kmodule npu_kmodule_t;

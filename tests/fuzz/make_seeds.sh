@@ -5,13 +5,15 @@
 #            wrapper input (mode byte 2, objects split by "FBSP"); byte 0 of each seed is the
 #            harness's mode byte (see fuzz_fatbin.c)
 #   ptx/     nvcc -ptx of test programs, plus tests/ptx/*.ptx and bench/jit_kernels.ptx
+#   cubin/   nvcc -cubin of small test programs for sm_75/80/90, a -rdc=true object and a
+#            kernel with 4.8 KB of parameters (KPARAM_INFO_V2); each under 64 KiB (max_len)
 # Run by hand when the test programs change; run_fuzz.sh only reads the committed seeds.
 set -eu
 cd "$(dirname "$0")/../.."
 NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
 S=tests/fuzz/seeds
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
-mkdir -p "$S/fatbin" "$S/ptx"
+mkdir -p "$S/fatbin" "$S/ptx" "$S/cubin"
 progs="k_reduction k_sync k_shfl k_atomics_shared k_sgemm k_half k_calls k_local_stack k_vote
        k_state_spaces k_printf k_fnptr k_match_redux k_named_barriers k_vector_mem k_cvt k_bitops
        k_texture k_wmma k_cp_async k_grid_sync k_math_float k_malloc k_assert"
@@ -35,4 +37,15 @@ fb noptx 00 -gencode arch=compute_90,code=sm_90 tests/cuda/k_vote.cu
 "$NVCC" -fatbin -rdc=true -arch=sm_90 --compress-mode=none -Itests tests/cuda/k_rdc.cu -o "$TMP/a.fatbin"
 "$NVCC" -fatbin -rdc=true -arch=sm_90 -Itests -x cu tests/cuda/k_rdc_b.cu.inc -o "$TMP/b.fatbin"
 { printf '\x02'; cat "$TMP/a.fatbin"; printf 'FBSP'; cat "$TMP/a.fatbin"; printf 'FBSP'; cat "$TMP/b.fatbin"; } > "$S/fatbin/rdc_v2"
-ls -la "$S/fatbin" "$S/ptx" | tail -n +1
+cb() { # name nvcc-args...
+    local name=$1; shift
+    "$NVCC" -cubin -Itests "$@" -o "$S/cubin/$name.cubin" || echo "skip cubin $name"
+}
+cb vote_sm75 -arch=sm_75 tests/cuda/k_vote.cu
+cb printf_sm80 -arch=sm_80 tests/cuda/k_printf.cu
+cb fnptr_sm80 -arch=sm_80 tests/cuda/k_fnptr.cu
+cb shfl_sm90 -arch=sm_90 tests/cuda/k_shfl.cu
+printf 'struct B { float v[1200]; };\n__global__ void k(B b, float *o) { o[threadIdx.x] = b.v[threadIdx.x]; }\n' > "$TMP/big.cu"
+cb bigparams_sm80 -arch=sm_80 "$TMP/big.cu"
+cb rdc_sm80 -arch=sm_80 -rdc=true tests/cuda/k_rdc.cu
+ls -la "$S/fatbin" "$S/ptx" "$S/cubin" | tail -n +1
