@@ -55,7 +55,7 @@ DROPIN_FILES := $(foreach d,$(DROPINS),$(LIBDIR)/$(word 1,$(subst :, ,$(d))))
 .PHONY: all test bench demo deps install clean check-layering unit cuda-tests
 all: $(MAINLIB) $(DROPIN_FILES) $(LIBDIR)/transfer_to_npu.pc
 
-$(OBJ)/npu_runtime/%.o: npu_runtime/%.c $(wildcard npu_runtime/*.h npu_runtime/*.def npu_runtime/kernel/*.h)
+$(OBJ)/npu_runtime/%.o: npu_runtime/%.c $(wildcard npu_runtime/*.h npu_runtime/*.def npu_runtime/kernel/*.h npu_runtime/kernel/*.def)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) -c $< -o $@
 $(OBJ)/interpose/%.o: interpose/%.c $(wildcard interpose/*/*.h interpose/*/*.def npu_runtime/*.h npu_runtime/*.def npu_runtime/kernel/*.h)
