@@ -44,7 +44,7 @@ RTLIB    := $(B)/libnpu_runtime.a
 # drop-in soname : version node ('-': none, as the real libcuda) : symbol list (cudart12.syms = cudart.syms + CUDA 12-only names)
 DROPINS  := libcudart.so.13:libcudart.so.13:interpose/cudart/cudart.syms \
             libcudart.so.12:libcudart.so.12:interpose/cudart/cudart12.syms \
-            libcuda.so.1:-:interpose/driver/cuda.syms \
+            libcuda.so.1:-:interpose/driver/cuda.syms$(comma)interpose/driver/cuda_interop.syms \
             libcublas.so.13:libcublas.so.13:interpose/cublas/cublas.syms \
             libcublas.so.12:libcublas.so.12:interpose/cublas/cublas.syms \
             libcublasLt.so.13:libcublasLt.so.13:interpose/cublas/cublasLt.syms \
@@ -68,7 +68,8 @@ $(OBJ)/transfer_to_npu/%.o: transfer_to_npu/%.c $(wildcard npu_runtime/*.h)
 # Every symbol the real libraries export and we do not implement gets a generated stub that
 # logs its name once and returns the API's not-supported status (scripts/gen_stubs.py).
 $(GEN)/unsupported.c: $(ALL_OBJ) scripts/gen_stubs.py interpose/cudart/cudart.syms \
-                      interpose/driver/cuda.syms interpose/cublas/cublas.syms interpose/cublas/cublasLt.syms
+                      interpose/driver/cuda.syms interpose/driver/cuda_interop.syms \
+                      interpose/cublas/cublas.syms interpose/cublas/cublasLt.syms interpose/curand/curand.syms
 	@mkdir -p $(GEN)
 	nm -g --defined-only $(ALL_OBJ) | awk 'NF==3{print $$3}' | sort -u > $(GEN)/implemented.txt
 	$(PYTHON) scripts/gen_stubs.py $(GEN)/implemented.txt $@
@@ -86,7 +87,7 @@ $(RTLIB): $(RT_OBJ)
 
 # Drop-ins: thin trampolines that jump to the one runtime in libtransfer_to_npu.so.
 define DROPIN_RULE
-$(LIBDIR)/$(1): $(MAINLIB) $(3) scripts/gen_dropin.py
+$(LIBDIR)/$(1): $(MAINLIB) $(subst $(comma), ,$(3)) scripts/gen_dropin.py
 	$(PYTHON) scripts/gen_dropin.py --soname $(1) --node '$(filter-out -,$(2))' --syms $(3) --out $(GEN)/$(1)
 	$(CC) -shared -fPIC -O2 -o $$@.tmp $(GEN)/$(1).c -Wl,-soname,$(1) \
 	    $(if $(filter-out -,$(2)),-Wl$(comma)--version-script=$(GEN)/$(1).map) -ldl

@@ -24,6 +24,7 @@
 
 #include <ctype.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,6 +185,26 @@ static void fill_props(npu_device_props_t *p, int phys, size_t capacity, int sms
     p->pci_domain_id = 0;
 }
 
+/* fork() after the runtime started: the child has none of the worker threads (streams, block
+ * workers, the JIT, npu-smi), locks they held at the fork stay held forever, and device
+ * memory is a copy the parent no longer shares. CUDA answers every call in such a child with
+ * CUDA_ERROR_NOT_INITIALIZED, cuInit included (cudaErrorInitializationError from the
+ * runtime), and programs rely on it to detect the fork (numba raises "CUDA initialized before
+ * forking"); so does npu_init here, and the API layers check npu_forked() before touching
+ * any state. A child forked before the runtime started has nothing to inherit and starts its
+ * own. */
+static volatile sig_atomic_t g_forked;
+
+static void fork_child(void)
+{
+    g_forked = 1;
+}
+
+int npu_forked(void)
+{
+    return g_forked != 0;
+}
+
 static void device_init_once(void)
 {
     long long n = npu_env_ll("TRANSFER_TO_NPU_DEVICES", 1);
@@ -216,12 +237,15 @@ static void device_init_once(void)
     }
     NPU_INFO("%d NPU device(s) visible of %d, %zu MiB each, %lld cores", g_dev.nvis,
              g_dev.nphys, cap >> 20, sms);
+    pthread_atfork(NULL, NULL, fork_child);
     atomic_store_explicit(&g_ready, 1, memory_order_release);
     npu_obs_init();  /* observability (npu_obs.h) */
 }
 
 npu_status_t npu_init(void)
 {
+    if (__builtin_expect(g_forked, 0))
+        return NPU_EFORKED;
     if (__builtin_expect(!atomic_load_explicit(&g_ready, memory_order_acquire), 0))
         pthread_once(&g_once, device_init_once);
     return g_dev.nvis > 0 ? NPU_OK : NPU_ENODEVICE;

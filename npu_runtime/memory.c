@@ -76,6 +76,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #define MAX_DEV      64
 #define GRAN_SHIFT   21
@@ -1175,21 +1176,41 @@ npu_status_t npu_mem_info(int dev, size_t *free_bytes, size_t *total_bytes)
     return NPU_OK;
 }
 
+/* Also called from the exit path, which may run in a signal handler that interrupted a
+ * thread holding dm->lock (trace.c): the lock is taken with a timeout, after which the
+ * counters (aligned words) are read without it; and a device whose memory was never used
+ * is reported as empty without being set up. */
 npu_status_t npu_mem_get_stats(int dev, npu_mem_stats_t *out)
 {
     if (!out)
         return NPU_EINVAL;
-    devmem_t *dm = devmem(dev);
-    if (!dm)
-        return NPU_EDEVICE;
-    pthread_mutex_lock(&dm->lock);
+    devmem_t *dm = dev >= 0 && dev < MAX_DEV ? atomic_load_explicit(&g_mem[dev], memory_order_acquire)
+                                             : NULL;
+    if (!dm) {
+        npu_device_props_t props;
+        if (dev < 0 || dev >= MAX_DEV || dev >= npu_device_count() ||
+            npu_device_get_props(dev, &props) != NPU_OK)
+            return NPU_EDEVICE;
+        memset(out, 0, sizeof *out);
+        out->capacity = props.total_mem;
+        return NPU_OK;
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += 200 * 1000000L;
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    int locked = pthread_mutex_timedlock(&dm->lock, &ts) == 0;
     out->allocated = dm->allocated;
     out->reserved = dm->reserved;
     out->peak_allocated = dm->peak_allocated;
     out->peak_reserved = dm->peak_reserved;
     out->num_allocs = dm->nlive;
     out->capacity = dm->capacity;
-    pthread_mutex_unlock(&dm->lock);
+    if (locked)
+        pthread_mutex_unlock(&dm->lock);
     return NPU_OK;
 }
 

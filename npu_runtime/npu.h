@@ -83,6 +83,8 @@ typedef struct npu_device_props {
 
 npu_status_t npu_init(void);                 /* idempotent; NPU_ENODEVICE when none visible */
 int npu_runtime_started(void);               /* has npu_init run (cuInit or any runtime call)? */
+int npu_forked(void);                        /* this process was forked after npu_init ran:
+                                                every entry point fails (NPU_EFORKED) */
 int npu_device_count(void);                  /* visible devices (0 if none) */
 npu_status_t npu_device_get_props(int dev, npu_device_props_t *out);
 npu_status_t npu_device_set_current(int dev);/* per host thread; default 0 */

@@ -8,6 +8,8 @@
  *                                   a human summary (path, or stderr for 1) plus CSV files
  *   TRANSFER_TO_NPU_TRACE=file.json at exit: Chrome trace-event JSON (Perfetto): one track per
  *                                   stream (kernels, copies, gemms), one per host thread (API)
+ *   TRANSFER_TO_NPU_TRACE_RANGE=mark|profiler  events outside cudaProfilerStart/Stop ranges are
+ *                                   marked (default) or left out
  *   TRANSFER_TO_NPU_SMI=0           do not publish this process's state for scripts/npu-smi
  *
  * Cost when report and trace are off: every hook below is one predictable branch on
@@ -100,6 +102,14 @@ static inline void npu_obs_api_error(int code)
 
 /* An unsupported entry point was called (every call counts; the log line stays once). */
 void npu_report_unsupported(const char *api_name);
+
+/* cudaProfilerStart (start = 1) / cudaProfilerStop (0): the program's profiling range begins
+ * or ends now. A Start while started and a Stop while stopped change nothing; collection
+ * starts stopped. The trace marks (or, with TRANSFER_TO_NPU_TRACE_RANGE=profiler, leaves
+ * out) the events outside the ranges (trace.c). Always callable; records even when no trace
+ * is being taken (cheap: one lock, one timestamp). */
+void npu_obs_profiler(int start);
+int npu_obs_profiler_active(void);     /* 1 between a Start and the next Stop */
 
 /* ------------------------------------------------------------ work spans ---- */
 typedef struct npu_obs_span {

@@ -20,11 +20,18 @@
  * Tables. APIs: a fixed open-addressing table keyed by the name pointer (__func__ or the
  * stub's literal), claimed by CAS on the key; counters are relaxed atomics, so recording takes
  * no lock (two atomic adds per call). Names that reach the table through two pointers are
- * merged by name when the report is written. Kernels: a fixed table keyed by the kernel's
- * info pointer plus its name (a module unloaded and another loaded at the same address is a
- * different kernel); inserts (first launch of a kernel) take kern_lock, lookups do not: a
- * slot's key is stored last, with release, after its name and JIT time. Operations: fixed
- * counters per (kind, sub-kind). A full table drops new keys and says so in the report.
+ * merged by name when the report is written; 4096 slots hold every entry point of the five
+ * libraries (about 2,000). Kernels: keyed by the kernel's info pointer plus its name (a
+ * module unloaded and another loaded at the same address is a different kernel), in a list
+ * of open-addressing tables ("generations", newest first, never moved or freed): when the
+ * newest is half full, the next insert adds one twice its size, so any number of kernels
+ * fits (CuPy's test suite makes thousands, PyTorch tens of thousands; the single fixed
+ * table of 2048 before this dropped the rest) and a lookup probes at most log2(n / 2048) + 1
+ * tables, each at most half full. Inserts (first launch of a kernel) take kern_lock and
+ * look again under it; lookups do not lock: a slot's key is stored last, with release,
+ * after its name and JIT time, and a generation is published with release after it is
+ * zeroed. Operations: fixed counters per (kind, sub-kind). Only when memory for a new
+ * generation cannot be had are new kernels dropped, and the report says so.
  *
  * Exit. npu_obs_report_write runs from the exit handler (trace.c); it takes no lock shared
  * with the recording path, formats into a static buffer and writes with write(2), so an exit
@@ -43,12 +50,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #define API_SLOTS 4096
-#define KERN_SLOTS 2048
+#define KERN_GEN0_SLOTS 4096u
 #define OP_SUB 8
 
 typedef struct api_ent {
@@ -65,8 +73,15 @@ typedef struct kern_ent {
     atomic_ullong launches, ns;
 } kern_ent_t;
 
+typedef struct kern_gen {
+    struct kern_gen *older;
+    size_t mask;                 /* slots - 1 (a power of two) */
+    size_t used;                 /* guarded by kern_lock */
+    kern_ent_t slot[];
+} kern_gen_t;
+
 static api_ent_t api_tab[API_SLOTS];
-static kern_ent_t kern_tab[KERN_SLOTS];
+static _Atomic(kern_gen_t *) kern_gens;  /* newest first */
 static pthread_mutex_t kern_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_ullong op_count[NPU_OBS_K_COUNT][OP_SUB], op_bytes[NPU_OBS_K_COUNT][OP_SUB],
     op_ns[NPU_OBS_K_COUNT][OP_SUB];
@@ -126,6 +141,48 @@ void npu_report_unsupported(const char *api_name)
 
 static const char null_kernel_key;    /* stands for a NULL info (a NULL key marks a free slot) */
 
+static kern_ent_t *kern_probe(kern_gen_t *g, const void *info, const char *nm, size_t h,
+                              kern_ent_t **free_slot)
+{
+    for (size_t i = 0; i <= g->mask; i++) {
+        kern_ent_t *e = &g->slot[(h + i) & g->mask];
+        const void *k = atomic_load_explicit(&e->key, memory_order_acquire);
+        if (!k) {
+            if (free_slot)
+                *free_slot = e;
+            return NULL;
+        }
+        if (k == info && strcmp(e->name, nm) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+static kern_ent_t *kern_lookup(const void *info, const char *nm, size_t h)
+{
+    for (kern_gen_t *g = atomic_load_explicit(&kern_gens, memory_order_acquire); g; g = g->older) {
+        kern_ent_t *e = kern_probe(g, info, nm, h, NULL);
+        if (e)
+            return e;
+    }
+    return NULL;
+}
+
+/* A new, larger generation in front of the others (kern_lock held). */
+static kern_gen_t *kern_grow_locked(kern_gen_t *newest)
+{
+    size_t slots = newest ? 2 * (newest->mask + 1) : KERN_GEN0_SLOTS;
+    size_t bytes = sizeof(kern_gen_t) + slots * sizeof(kern_ent_t);
+    void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    kern_gen_t *g = m;                    /* zero-filled: every key is NULL */
+    g->older = newest;
+    g->mask = slots - 1;
+    atomic_store_explicit(&kern_gens, g, memory_order_release);
+    return g;
+}
+
 static kern_ent_t *kern_find(const void *info, int insert)
 {
     if (!info)
@@ -133,40 +190,29 @@ static kern_ent_t *kern_find(const void *info, int insert)
     const npu_kfunc_info_t *ki = info == &null_kernel_key ? NULL : info;
     const char *nm = ki && ki->name ? ki->name : "(unnamed kernel)";
     size_t h = hash_ptr(info);
-    for (size_t i = 0; i < KERN_SLOTS; i++) {
-        kern_ent_t *e = &kern_tab[(h + i) & (KERN_SLOTS - 1)];
-        const void *k = atomic_load_explicit(&e->key, memory_order_acquire);
-        if (!k)
-            break;
-        if (k == info && strcmp(e->name, nm) == 0)
-            return e;
-    }
-    if (!insert)
-        return NULL;
-    kern_ent_t *r = NULL;
+    kern_ent_t *r = kern_lookup(info, nm, h);
+    if (r || !insert)
+        return r;
     pthread_mutex_lock(&kern_lock);
-    for (size_t i = 0; i < KERN_SLOTS; i++) {
-        kern_ent_t *e = &kern_tab[(h + i) & (KERN_SLOTS - 1)];
-        const void *k = atomic_load_explicit(&e->key, memory_order_acquire);
-        if (k == info && strcmp(e->name, nm) == 0) {
-            r = e;
-            break;
-        }
-        if (!k) {
-            /* "mangled\0demangled\0": readable names are made here, never in the exit path */
-            char dm[512];
-            const char *pretty = npu_obs_demangle(nm, dm, sizeof dm);
-            size_t ln = strlen(nm) + 1, lp = strlen(pretty) + 1;
-            e->name = malloc(ln + lp);
-            if (!e->name)
-                break;
+    r = kern_lookup(info, nm, h);
+    kern_gen_t *g = atomic_load_explicit(&kern_gens, memory_order_relaxed);
+    if (!r && (!g || 2 * (g->used + 1) > g->mask + 1))
+        g = kern_grow_locked(g);
+    kern_ent_t *e = NULL;
+    if (!r && g && !kern_probe(g, info, nm, h, &e) && e) {
+        /* "mangled\0demangled\0": readable names are made here, never in the exit path */
+        char dm[512];
+        const char *pretty = npu_obs_demangle(nm, dm, sizeof dm);
+        size_t ln = strlen(nm) + 1, lp = strlen(pretty) + 1;
+        e->name = malloc(ln + lp);
+        if (e->name) {
             memcpy(e->name, nm, ln);
             memcpy(e->name + ln, pretty, lp);
             e->jit_ns = ki ? ki->jit_ns : 0;
             e->from_cache = ki ? ki->from_cache : 0;
             atomic_store_explicit(&e->key, info, memory_order_release);
+            g->used++;
             r = e;
-            break;
         }
     }
     pthread_mutex_unlock(&kern_lock);
@@ -458,7 +504,7 @@ typedef struct api_row {
 } api_row_t;
 
 static api_row_t rows[API_SLOTS];
-static kern_ent_t *krows[KERN_SLOTS];
+static kern_ent_t **krows;                 /* mmap'ed by collect_kernels */
 
 static void shell_sort(void *base, size_t n, size_t size, int (*less)(const void *, const void *))
 {
@@ -533,13 +579,24 @@ static size_t collect_apis(void)
     return m;
 }
 
+/* Memory from mmap, not malloc: the exit path may run in a signal handler (trace.c). */
 static size_t collect_kernels(void)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < KERN_SLOTS; i++)
-        if (atomic_load_explicit(&kern_tab[i].key, memory_order_acquire) &&
-            atomic_load(&kern_tab[i].launches))
-            krows[n++] = &kern_tab[i];
+    size_t cap = 0, n = 0;
+    kern_gen_t *newest = atomic_load_explicit(&kern_gens, memory_order_acquire);
+    for (kern_gen_t *g = newest; g; g = g->older)
+        cap += g->mask + 1;
+    if (!cap)
+        return 0;
+    void *m = mmap(NULL, cap * sizeof *krows, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return 0;
+    krows = m;
+    for (kern_gen_t *g = newest; g; g = g->older)
+        for (size_t i = 0; i <= g->mask && n < cap; i++)
+            if (atomic_load_explicit(&g->slot[i].key, memory_order_acquire) &&
+                atomic_load(&g->slot[i].launches))
+                krows[n++] = &g->slot[i];
     shell_sort(krows, n, sizeof krows[0], kern_time_less);
     return n;
 }
@@ -680,7 +737,7 @@ static void write_summary(out_t *o, size_t na, size_t nk, int ndev)
                 (double)e->jit_ns / 1e6, e->from_cache ? "hit" : "compiled");
     }
     if (atomic_load(&kern_full))
-        oprintf(o, "(the kernel table was full: some kernels are missing)\n");
+        oprintf(o, "(out of memory for the kernel table: some kernels are missing)\n");
     oprintf(o, "\n-- NPU operations --\n%-24s %10s %16s %12s %12s\n", "operation", "count",
             "bytes/flop", "time(ms)", "rate");
     for (int k = 0; k < NPU_OBS_K_COUNT; k++)

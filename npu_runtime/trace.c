@@ -34,8 +34,38 @@
  *
  * Completion. Hooks that run before npu_init (registration calls from a program's static
  * constructors) only read the environment. npu_obs_init, called by npu_init, registers one
- * atexit handler (never from a constructor); it removes the npu-smi entry, writes the trace, then the report. A forked
- * child inherits the handler and does nothing in it (pid check).
+ * atexit handler (never from a constructor); it removes the npu-smi entry, writes the
+ * trace, then the report. A forked child inherits the handler and does nothing in it (pid
+ * check).
+ *
+ * Signals. A program killed by SIGTERM or SIGINT (timeout, Ctrl-C, a batch scheduler) runs
+ * no atexit handler, so when a report or trace is asked for, npu_obs_init also installs a
+ * handler for the two, but only where the disposition is still the default: a program that
+ * handles them itself keeps its handler (and one that installs its own later replaces
+ * ours); its exit() then runs the exit handler as usual. Ours writes both files from the
+ * signal handler itself, then restores the default action and re-raises, so the process
+ * still dies by the signal (exit status 128 + n in a shell). Writing from the handler, not
+ * from a thread woken by it, because a program killed for hanging (a kernel that never
+ * ends, a deadlock) may never let another thread finish. That is why the writers take no
+ * lock the interrupted thread can hold (the memory statistics take theirs with a timeout,
+ * memory.c) and allocate nothing (mmap, static buffers, write(2)); they do use snprintf,
+ * which POSIX does not list as async-signal-safe but which, for these integer, string and
+ * short %f conversions, takes no lock and allocates nothing in glibc.
+ *
+ * Profiler ranges. cudaProfilerStart/Stop (cuProfilerStart/Stop) succeed, as on a GPU with no
+ * profiler attached, and record when the program's profiling range begins and ends
+ * (npu_obs_profiler: a transition log; Start while started and Stop while stopped change
+ * nothing, and collection starts stopped, as with nsys --capture-range=cudaProfilerApi or
+ * nvprof --profile-from-start off). A program that never calls Start gets its trace as
+ * always. Otherwise, by default, every event is kept and the ones that begin outside every
+ * range are marked: their category gains "outside_profiler_range" (chrome://tracing filters
+ * by category; Perfetto shows it on the slice), each range is a slice "profiler range N" on
+ * a track of its own, and the metadata counts both. TRANSFER_TO_NPU_TRACE_RANGE=profiler
+ * leaves the events outside the ranges out instead, as those capture-range options do (a
+ * program that never calls Start then gets no events). Marking by default, because a trace
+ * taken for another reason should not lose what the program did before its first Start.
+ * An event is inside when it overlaps a range, so the cudaProfilerStart call itself and a
+ * kernel running across a boundary are kept.
  *
  * Decision: complete events written at span end, per-thread buffers, no lock. Measured on
  * this 2-vCPU VM (bench/bench_obs.c, thread CPU time, best of 5): an API entry point with
@@ -50,6 +80,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -90,6 +121,15 @@ static atomic_ullong ev_total, ev_dropped;
 static uint64_t ev_cap = 1000000;
 static atomic_int obs_exiting;
 
+/* Profiler range transitions: even index = a Start, odd = a Stop, in time order. Appended
+ * under prof_lock (rare calls); the writer reads up to the acquired count without it. */
+#define PROF_MAX 65536u
+static uint64_t prof_ts[PROF_MAX];
+static atomic_uint prof_n;
+static atomic_int prof_lost;
+static pthread_mutex_t prof_lock = PTHREAD_MUTEX_INITIALIZER;
+static int prof_only;                      /* TRANSFER_TO_NPU_TRACE_RANGE=profiler */
+
 static __thread tbuf_t *my_buf;
 static __thread uint32_t my_tid;
 static __thread int cur_dev = -1;          /* stream item running on this thread */
@@ -108,6 +148,48 @@ static void obs_atexit(void)
         npu_obs_trace_write();
     if (npu_obs_flags & NPU_OBS_REPORT)
         npu_obs_report_write();
+}
+
+/* SIGTERM / SIGINT with their default action (death): write what the exit handler writes,
+ * then let the default action proceed, so the exit status is still death by that signal.
+ * Installed with SA_RESETHAND | SA_NODEFER: the disposition is back to default on entry, so
+ * a second signal while the files are written (Ctrl-C twice) kills at once. */
+static void obs_signal(int sig)
+{
+    int saved = errno;
+    if (getpid() == obs_pid)
+        obs_atexit();
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    sigset_t one;
+    sigemptyset(&one);
+    sigaddset(&one, sig);
+    pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+    raise(sig);
+    errno = saved;               /* reached only if the signal is ignored or blocked now */
+}
+
+/* Only over the default disposition: a program (or interpreter: Python's SIGINT handler
+ * raises KeyboardInterrupt and exits through atexit) that handles the signal itself keeps
+ * its handler, and one that installs its own later replaces ours; either way its exit()
+ * runs the exit handler. */
+static void obs_install_signals(void)
+{
+    static const int sigs[] = { SIGTERM, SIGINT };
+    for (unsigned i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old, sa;
+        if (sigaction(sigs[i], NULL, &old) != 0 || (old.sa_flags & SA_SIGINFO) ||
+            old.sa_handler != SIG_DFL)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = obs_signal;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESETHAND | SA_NODEFER | SA_RESTART;
+        sigaction(sigs[i], &sa, NULL);
+    }
 }
 
 /* Reads the environment (no side effect: safe from a static constructor's registration
@@ -141,6 +223,11 @@ static void obs_env_once(void)
             snprintf(trace_path, sizeof trace_path, "%s", rel);
         f |= NPU_OBS_TRACE;
     }
+    const char *range = npu_env("TRANSFER_TO_NPU_TRACE_RANGE");
+    if (range && strcmp(range, "profiler") == 0)
+        prof_only = 1;
+    else if (range && strcmp(range, "mark") != 0)
+        NPU_WARN("TRANSFER_TO_NPU_TRACE_RANGE=%s: expected 'mark' or 'profiler'; marking", range);
     long long cap = npu_env_ll("TRANSFER_TO_NPU_TRACE_MAX", 1000000);
     if (cap > 0)
         ev_cap = (uint64_t)cap;
@@ -152,6 +239,8 @@ static void obs_init_once(void)
 {
     pthread_once(&env_once, obs_env_once);
     atexit(obs_atexit);
+    if (npu_obs_flags & (NPU_OBS_REPORT | NPU_OBS_TRACE))
+        obs_install_signals();
     npu_obs_smi_start();
 }
 
@@ -287,6 +376,44 @@ void npu_obs_api_error_slow(int code)
 {
     if (api_depth > 0)
         api_error = code;
+}
+
+/* -------------------------------------------------------- profiler ranges ---- */
+void npu_obs_profiler(int start)
+{
+    uint64_t t = npu_now_ns();
+    pthread_mutex_lock(&prof_lock);
+    unsigned n = atomic_load_explicit(&prof_n, memory_order_relaxed);
+    if ((n & 1u) == (start ? 0u : 1u)) {   /* a Start while stopped, a Stop while started */
+        if (n < PROF_MAX) {
+            prof_ts[n] = t;
+            atomic_store_explicit(&prof_n, n + 1, memory_order_release);
+        } else {
+            atomic_store(&prof_lost, 1);
+        }
+    }
+    pthread_mutex_unlock(&prof_lock);
+}
+
+int npu_obs_profiler_active(void)
+{
+    return (atomic_load(&prof_n) & 1u) != 0;
+}
+
+/* 1 when the span [t, t + dur] overlaps a profiler range (n transitions recorded). */
+static int in_profiler_range(uint64_t t, uint64_t dur, unsigned n)
+{
+    unsigned lo = 0, hi = n;                /* count the transitions at or before t */
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (prof_ts[mid] <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo & 1u)                            /* begins inside a range */
+        return 1;
+    return lo < n && prof_ts[lo] <= t + dur; /* the next Start comes before it ends */
 }
 
 /* ------------------------------------------------------------- work spans ---- */
@@ -562,6 +689,22 @@ void npu_obs_trace_write(void)
         for (uint64_t i = 0; i < bn && n < total; i++)
             v[n++] = &b->chunk[i / CHUNK_EV][i % CHUNK_EV];
     }
+    /* Profiler ranges: mark the events outside them, or leave them out. */
+    unsigned np = atomic_load_explicit(&prof_n, memory_order_acquire);
+    size_t outside = 0, left_out = 0;
+    if (np || prof_only) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) {
+            int in = np && in_profiler_range(v[i]->ts, v[i]->dur, np);
+            if (!in && prof_only) {
+                left_out++;
+                continue;
+            }
+            outside += !in;
+            v[k++] = v[i];
+        }
+        n = k;
+    }
     heapsort_ev(v, n);
 
     char tmp[4200];
@@ -576,13 +719,22 @@ void npu_obs_trace_write(void)
             munmap(v, vbytes);
         return;
     }
-    uint64_t base = n ? v[0]->ts : 0;
+    uint64_t base = n ? v[0]->ts : np ? prof_ts[0] : 0;
     for (size_t i = 0; i < n; i++)
         if (v[i]->ts < base)
             base = v[i]->ts;
+    for (unsigned i = 0; i < np; i++)
+        if (prof_ts[i] < base)
+            base = prof_ts[i];
     wprintf(w, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"transfer_to_npu\","
-               "\"events\":%zu,\"dropped\":%llu},\"traceEvents\":[", n,
+               "\"events\":%zu,\"dropped\":%llu", n,
             (unsigned long long)atomic_load(&ev_dropped));
+    if (np || prof_only)
+        wprintf(w, ",\"profiler_ranges\":%u,\"profiler_range_mode\":\"%s\","
+                   "\"outside_profiler_range\":%zu,\"left_out_outside_profiler_range\":%zu%s",
+                (np + 1) / 2, prof_only ? "profiler" : "mark", outside, left_out,
+                atomic_load(&prof_lost) ? ",\"profiler_transitions_lost\":1" : "");
+    wprintf(w, "},\"traceEvents\":[");
     int first = 1;
     /* Track names: the process, its host threads, then each device and stream. */
     char nm[128];
@@ -608,14 +760,30 @@ void npu_obs_trace_write(void)
         lp = p;
         lt = e->tid;
     }
+    if (np) {                 /* the ranges themselves, on a track of their own (tid 0) */
+        write_meta(w, &first, obs_pid, 0, "thread_name", "profiler ranges (cudaProfilerStart/Stop)");
+        uint64_t end = base;
+        for (size_t i = 0; i < n; i++)
+            if (v[i]->ts + v[i]->dur > end)
+                end = v[i]->ts + v[i]->dur;
+        for (unsigned r = 0; r < np; r += 2) {
+            uint64_t t0 = prof_ts[r], t1 = r + 1 < np ? prof_ts[r + 1] : end;
+            uint64_t ts = t0 - base, dur = t1 > t0 ? t1 - t0 : 0;
+            wprintf(w, ",\n{\"ph\":\"X\",\"pid\":%lld,\"tid\":0,\"ts\":%llu.%03u,\"dur\":%llu.%03u,"
+                       "\"cat\":\"profiler_range\",\"name\":\"profiler range %u\"}",
+                    (long long)obs_pid, (unsigned long long)(ts / 1000), (unsigned)(ts % 1000),
+                    (unsigned long long)(dur / 1000), (unsigned)(dur % 1000), r / 2 + 1);
+        }
+    }
     for (size_t i = 0; i < n; i++) {
         const ev_t *e = v[i];
         uint64_t ts = e->ts - base;
-        wprintf(w, "%s\n{\"ph\":\"X\",\"pid\":%lld,\"tid\":%u,\"ts\":%llu.%03u,\"dur\":%llu.%03u,\"cat\":\"%s\",\"name\":\"",
+        wprintf(w, "%s\n{\"ph\":\"X\",\"pid\":%lld,\"tid\":%u,\"ts\":%llu.%03u,\"dur\":%llu.%03u,\"cat\":\"%s%s\",\"name\":\"",
                 first ? "" : ",", (long long)track_pid(e), e->tid,
                 (unsigned long long)(ts / 1000), (unsigned)(ts % 1000),
                 (unsigned long long)(e->dur / 1000), (unsigned)(e->dur % 1000),
-                cat_name(e->kind));
+                cat_name(e->kind),
+                np && !in_profiler_range(e->ts, e->dur, np) ? ",outside_profiler_range" : "");
         first = 0;
         if (e->kind == NPU_OBS_K_COPY)
             wprintf(w, "memcpy %s", e->name ? e->name : "");

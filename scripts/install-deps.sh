@@ -9,9 +9,10 @@ pocl-opencl-icd ocl-icd-opencl-dev opencl-headers valgrind clang-14 libclang-rt-
 # nvidia-* runtime wheels: they would bring real CUDA libraries; the toolkit in /usr/local/cuda
 # (NVRTC, libnvvm, libdevice) and our drop-ins serve those libraries. nvidia-cuda-nvdisasm is
 # only a program (nvidia/cu13/bin/nvdisasm, no library): NVIDIA's disassembler is the oracle of
-# the SASS decoder's tests (tests/sass) and of the cubin tier (tests/cubin); the toolkit here
-# does not ship it.
-PIP_PKGS="numpy:numpy pytest:pytest cupy-cuda13x:cupy numba-cuda:numba.cuda cuda-python:cuda.bindings.driver nvidia-cuda-nvdisasm:nvidia.cu13.bin"
+# the SASS tiers (tests/sass, tests/cubin); the toolkit here does not ship it.
+# filecheck and ml_dtypes: what numba-cuda's own test suite imports (tests/numba_suite).
+PIP_PKGS="numpy:numpy pytest:pytest cupy-cuda13x:cupy numba-cuda:numba.cuda cuda-python:cuda.bindings.driver \
+filecheck:filecheck ml_dtypes:ml_dtypes nvidia-cuda-nvdisasm:nvidia.cu13.bin"
 
 missing=()
 for p in $APT_PKGS; do

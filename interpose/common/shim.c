@@ -127,6 +127,21 @@ void shim_unsupported_once(const char *api_name)
         NPU_WARN("%s is not supported by transfer_to_npu; returning not-supported", api_name);
 }
 
+int shim_unsupported_runtime(const char *api_name)
+{
+    shim_unsupported_once(api_name);
+    return shim_fail(cudaErrorNotSupported);
+}
+
+static __thread int capture_mode;   /* cudaStreamCaptureModeGlobal */
+
+int shim_capture_mode_exchange(int mode)
+{
+    int old = capture_mode;
+    capture_mode = mode;
+    return old;
+}
+
 /* ----------------------------------------------------------------- streams ---- */
 npu_stream_t *shim_stream(cudaStream_t s, int per_thread_default)
 {

@@ -32,8 +32,18 @@ static inline cudaError_t shim_fail(cudaError_t e) { shim_set_last_error(e); ret
         if (_st != NPU_OK) return shim_return(_st); } while (0)
 #define SHIM_RETURN_IF(cond, st) do { if (cond) return shim_return(st); } while (0)
 
-/* Logs "NAME is not supported by transfer_to_npu" once per name (thread-safe). */
+/* Logs "NAME is not supported by transfer_to_npu" once per name (thread-safe) and counts the
+ * call in the migration report. */
 void shim_unsupported_once(const char *api_name);
+/* A runtime (cudart) entry point we do not implement: shim_unsupported_once, then
+ * cudaErrorNotSupported, recorded as the thread's last error as for any failing runtime call
+ * (the generated stubs of scripts/gen_stubs.py call this). */
+int shim_unsupported_runtime(const char *api_name);
+
+/* Swaps this thread's stream-capture interaction mode (cudaStreamCaptureMode ==
+ * CUstreamCaptureMode values, shared by cudaThreadExchangeStreamCaptureMode and
+ * cuThreadExchangeStreamCaptureMode) and returns the previous one (initially global, 0). */
+int shim_capture_mode_exchange(int mode);
 
 /* Current device of this host thread (after SHIM_ENTER). */
 static inline int shim_device(void) { return npu_device_current(); }

@@ -184,10 +184,10 @@ NPU_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, co
     const npu_kfunc_info_t *in = npu_kfunc_info(f);
     memset(attr, 0, sizeof *attr);
     attr->sharedSizeBytes = in->static_shared;
-    attr->constSizeBytes = 0;
+    attr->constSizeBytes = in->const_size;
     attr->localSizeBytes = in->local_size;
     attr->maxThreadsPerBlock = npu_kfunc_max_threads(in);
-    attr->numRegs = in->maxnreg ? (int)in->maxnreg : 32;
+    attr->numRegs = (int)in->num_regs;
     attr->ptxVersion = (int)in->ptx_version;
     attr->binaryVersion = (int)in->target_sm;
     attr->cacheModeCA = 0;

@@ -207,6 +207,125 @@ NPU_EXPORT cudaError_t cudaStreamGetId_ptsz(cudaStream_t hStream, unsigned long 
     return stream_get_id(hStream, streamId, 1);
 }
 
+/* ------------------------------------------------------------ stream capture ---- */
+/* Stream capture (CUDA graphs) is not emulated: cudaStreamBeginCapture is a not-supported
+ * stub, so no stream is ever capturing and these queries answer "none" for every live
+ * stream, which is exactly what CUDA answers outside a capture (PyTorch's allocator asks on
+ * every allocation and copy). Outputs other than the status are documented as valid only
+ * while a capture is active; the versions whose arity is unambiguous (_v2: CUDA 11.3-12.x,
+ * 6 arguments; _v3: CUDA 12.3+, 7) clear them. The plain cudaStreamGetCaptureInfo is the
+ * CUDA 13 7-argument call but was the 3-argument one before CUDA 11.3, and a program linked
+ * against libcudart.so.12 may still bind it: it writes the status only. */
+static cudaError_t capture_query(cudaStream_t stream, enum cudaStreamCaptureStatus *status,
+                                 int ptd)
+{
+    SHIM_ENTER();
+    SHIM_RETURN_IF(!status, NPU_EINVAL);
+    SHIM_RETURN_IF(!shim_stream(stream, ptd), NPU_EHANDLE);
+    *status = cudaStreamCaptureStatusNone;
+    return shim_return(NPU_OK);
+}
+
+NPU_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus)
+{
+    NPU_API_SCOPE(__func__);
+    return capture_query(stream, pCaptureStatus, 0);
+}
+
+NPU_EXPORT cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus)
+{
+    NPU_API_SCOPE(__func__);
+    return capture_query(stream, pCaptureStatus, 1);
+}
+
+/* edge: the call has an edgeData_out argument (it needs dependencies_out when given). */
+static cudaError_t capture_info(cudaStream_t stream, enum cudaStreamCaptureStatus *status,
+                                cudaGraph_t *graph, const cudaGraphNode_t **deps,
+                                const cudaGraphEdgeData **edge, size_t *ndeps, int ptd)
+{
+    if (edge && !deps)
+        return shim_fail(cudaErrorInvalidValue);
+    cudaError_t e = capture_query(stream, status, ptd);
+    if (e != cudaSuccess)
+        return e;
+    if (graph)
+        *graph = NULL;
+    if (deps)
+        *deps = NULL;
+    if (edge)
+        *edge = NULL;
+    if (ndeps)
+        *ndeps = 0;
+    return cudaSuccess;
+}
+
+NPU_EXPORT cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
+    enum cudaStreamCaptureStatus *captureStatus_out, unsigned long long *id_out,
+    cudaGraph_t *graph_out, const cudaGraphNode_t **dependencies_out,
+    const cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out)
+{
+    NPU_API_SCOPE(__func__);
+    return capture_info(stream, captureStatus_out, NULL, NULL, NULL, NULL, 0);
+}
+
+NPU_EXPORT cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream,
+    enum cudaStreamCaptureStatus *captureStatus_out, unsigned long long *id_out,
+    cudaGraph_t *graph_out, const cudaGraphNode_t **dependencies_out,
+    const cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out)
+{
+    NPU_API_SCOPE(__func__);
+    return capture_info(stream, captureStatus_out, NULL, NULL, NULL, NULL, 1);
+}
+
+NPU_EXPORT cudaError_t cudaStreamGetCaptureInfo_v2(cudaStream_t stream,
+    enum cudaStreamCaptureStatus *captureStatus_out, unsigned long long *id_out,
+    cudaGraph_t *graph_out, const cudaGraphNode_t **dependencies_out, size_t *numDependencies_out)
+{
+    NPU_API_SCOPE(__func__);
+    return capture_info(stream, captureStatus_out, graph_out, dependencies_out, NULL,
+                        numDependencies_out, 0);
+}
+
+NPU_EXPORT cudaError_t cudaStreamGetCaptureInfo_v2_ptsz(cudaStream_t stream,
+    enum cudaStreamCaptureStatus *captureStatus_out, unsigned long long *id_out,
+    cudaGraph_t *graph_out, const cudaGraphNode_t **dependencies_out, size_t *numDependencies_out)
+{
+    NPU_API_SCOPE(__func__);
+    return capture_info(stream, captureStatus_out, graph_out, dependencies_out, NULL,
+                        numDependencies_out, 1);
+}
+
+NPU_EXPORT cudaError_t cudaStreamGetCaptureInfo_v3(cudaStream_t stream,
+    enum cudaStreamCaptureStatus *captureStatus_out, unsigned long long *id_out,
+    cudaGraph_t *graph_out, const cudaGraphNode_t **dependencies_out,
+    const cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out)
+{
+    NPU_API_SCOPE(__func__);
+    return capture_info(stream, captureStatus_out, graph_out, dependencies_out, edgeData_out,
+                        numDependencies_out, 0);
+}
+
+NPU_EXPORT cudaError_t cudaStreamGetCaptureInfo_v3_ptsz(cudaStream_t stream,
+    enum cudaStreamCaptureStatus *captureStatus_out, unsigned long long *id_out,
+    cudaGraph_t *graph_out, const cudaGraphNode_t **dependencies_out,
+    const cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out)
+{
+    NPU_API_SCOPE(__func__);
+    return capture_info(stream, captureStatus_out, graph_out, dependencies_out, edgeData_out,
+                        numDependencies_out, 1);
+}
+
+/* The thread's capture interaction mode: which unsafe calls a capture in progress would
+ * forbid. It is kept and exchanged exactly (capture itself never starts here). */
+NPU_EXPORT cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode)
+{
+    NPU_API_SCOPE(__func__);
+    if (!mode || (unsigned)*mode > (unsigned)cudaStreamCaptureModeRelaxed)
+        return shim_fail(cudaErrorInvalidValue);
+    *mode = (enum cudaStreamCaptureMode)shim_capture_mode_exchange((int)*mode);
+    return cudaSuccess;
+}
+
 /* ----------------------------------------------------- callbacks, host fns ---- */
 typedef struct stream_callback {
     cudaStreamCallback_t fn;

@@ -46,6 +46,8 @@ extern int npu_runtime_started(void) __attribute__((weak, visibility("hidden")))
 
 CUresult drv_check_init(void)
 {
+    if (__builtin_expect(npu_forked(), 0))    /* see device.c: CUDA's answer in a forked child */
+        return CUDA_ERROR_NOT_INITIALIZED;
     if (atomic_load_explicit(&drv_inited, memory_order_acquire))
         return CUDA_SUCCESS;
     if (npu_runtime_started && !npu_runtime_started())
@@ -996,6 +998,28 @@ static CUresult primary_set_flags(CUdevice dev, unsigned int flags)
 
 NPU_EXPORT CUresult cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags) { NPU_API_SCOPE(__func__); return primary_set_flags(dev, flags); }
 NPU_EXPORT CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int flags) { NPU_API_SCOPE(__func__); return primary_set_flags(dev, flags); }
+
+/* ---------------------------------------------------------------- profiler ---- */
+/* No profiler is attached, which is not an error on a GPU either; the calls mark the
+ * program's profiling ranges in the trace (npu_obs_profiler, trace.c). They act on the
+ * current context, so they need one. */
+NPU_EXPORT CUresult cuProfilerStart(void)
+{
+    NPU_API_SCOPE(__func__);
+    drv_ctx_t *c;
+    DRV_ENTER_CTX(c);
+    npu_obs_profiler(1);
+    return CUDA_SUCCESS;
+}
+
+NPU_EXPORT CUresult cuProfilerStop(void)
+{
+    NPU_API_SCOPE(__func__);
+    drv_ctx_t *c;
+    DRV_ENTER_CTX(c);
+    npu_obs_profiler(0);
+    return CUDA_SUCCESS;
+}
 
 /* ------------------------------------------------------------ error strings ---- */
 typedef struct err_row { int code; const char *name, *str; } err_row_t;

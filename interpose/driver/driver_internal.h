@@ -15,6 +15,7 @@
 #define __CUDA_API_VERSION_INTERNAL 1
 #endif
 #include "interpose/common/shim.h"
+#include <cudaProfiler.h>
 #include "npu_runtime/kernel/npu_kernel.h"
 
 #define DRV_MAX_DEVICES 64

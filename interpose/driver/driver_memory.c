@@ -156,7 +156,10 @@ NPU_EXPORT CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, C
     DRV_ENTER_CTX(c);
     npu_ptr_info_t in;
     npu_mem_lookup(DPTR(dptr), &in);
-    if (in.kind != NPU_MEM_DEVICE && in.kind != NPU_MEM_MANAGED)
+    /* Pinned and registered host memory is mapped at the same address in the unified address
+     * space (cuMemHostGetDevicePointer hands out the host pointer), so it is an allocation
+     * here too, as on a GPU with unified addressing. */
+    if (in.kind != NPU_MEM_DEVICE && in.kind != NPU_MEM_MANAGED && in.kind != NPU_MEM_HOST)
         return CUDA_ERROR_NOT_FOUND;
     if (pbase)
         *pbase = (CUdeviceptr)(uintptr_t)in.base;

@@ -5,7 +5,8 @@
  * DESIGN
  *  Images: cuModuleLoad*, cuLibraryLoad* and cuLinkAdd* accept PTX text, a fatbin
  *  (0xBA55ED50), a fatbin wrapper (0x466243B1), or the blob cuLinkComplete hands back
- *  ("NPULINK1" + the linked PTX texts). Everything becomes a list of PTX texts; one text is
+ *  ("NPULINK1", the count of texts, the link's CU_JIT_MAX_REGISTERS, then the linked PTX
+ *  texts). Everything becomes a list of PTX texts; one text is
  *  loaded with npu_kmodule_load_ptx, several are linked with npu_kmodule_link_ptx. A cubin
  *  (ELF) carries machine code for a GPU and no PTX: it is refused with
  *  CUDA_ERROR_NO_BINARY_FOR_GPU ("no kernel image is available for execution on the device")
@@ -68,6 +69,7 @@ struct drv_library {
     int n;
     char **ptx;
     size_t *len;
+    unsigned max_regs;                    /* JIT register limit of its modules, 0: none */
     drv_module_t *mod[DRV_MAX_DEVICES];   /* loaded on first use per device */
     drv_func_t *kernels;                  /* by name */
 };
@@ -116,6 +118,7 @@ typedef struct ptx_set {
     int n, cap;
     char **text;
     size_t *len;
+    unsigned max_regs;           /* smallest -maxrregcount a fatbin entry carried, 0: none */
 } ptx_set_t;
 
 static void set_free(ptx_set_t *s)
@@ -174,6 +177,8 @@ static npu_status_t add_fatbin(ptx_set_t *s, const void *image)
     if (st != NPU_OK)
         return st;
     for (int i = 0; i < count && st == NPU_OK; i++) {
+        if (imgs[i].max_regs && (!s->max_regs || imgs[i].max_regs < s->max_regs))
+            s->max_regs = imgs[i].max_regs;
         st = set_add(s, imgs[i].text, imgs[i].len);
         imgs[i].text = NULL;
     }
@@ -281,8 +286,9 @@ static npu_status_t read_file(const char *path, char **out, size_t *len)
 }
 
 /* ----------------------------------------------------------- JIT options ---- */
-/* The options every JIT entry point honours: log buffers (filled, sizes written back) and
- * the wall time. The rest are optimisation hints with no meaning for the NPU translator. */
+/* The options every JIT entry point honours: log buffers (filled, sizes written back), the
+ * wall time and the register limit (CU_JIT_MAX_REGISTERS, jit_max_regs). The rest are
+ * optimisation hints with no meaning for the NPU translator. */
 typedef struct jit_opts {
     unsigned n;
     CUjit_option *opt;
@@ -343,6 +349,27 @@ static void jit_finish(const jit_opts_t *o, npu_status_t st, uint64_t t0, const 
                  npu_status_name(st));
     jit_report(o, st == NPU_OK ? msg : "", st == NPU_OK ? "" : msg,
                (float)((npu_now_ns() - t0) / 1e6));
+}
+
+/* CU_JIT_MAX_REGISTERS (-maxrregcount), 0 when not given: the registers a kernel is reported
+ * to use never exceed it (ptx_regs.c), as ptxas never exceeds it. */
+static unsigned jit_max_regs(const jit_opts_t *o)
+{
+    for (unsigned i = 0; o && i < o->n; i++)
+        if (o->opt[i] == CU_JIT_MAX_REGISTERS)
+            return (unsigned)(uintptr_t)o->val[i];
+    return 0;
+}
+
+/* The blob of cuLinkComplete keeps the link's register limit in its header (bytes 12-15),
+ * so the module loaded from it obeys it, as a cubin linked with -maxrregcount would. */
+static unsigned blob_max_regs(const void *image)
+{
+    if (!image || !has_prefix(image, link_magic, sizeof link_magic))
+        return 0;
+    uint32_t r;
+    memcpy(&r, (const char *)image + 12, 4);
+    return r;
 }
 
 /* --------------------------------------------------------------- modules ---- */
@@ -426,6 +453,10 @@ static CUresult module_from_image(CUmodule *module, const void *image, size_t si
     npu_status_t st = image_to_ptx(image, size, &s, api);
     if (st == NPU_OK)
         st = load_set(c->device, &s, &km);
+    if (st == NPU_OK) {
+        unsigned mr = jit_max_regs(o);
+        npu_kmodule_set_max_registers(km, mr ? mr : s.max_regs ? s.max_regs : blob_max_regs(image));
+    }
     if (st == NPU_OK && is_ptx_text(image)) {
         st = compile_entries(km);
         if (st != NPU_OK) {
@@ -656,11 +687,14 @@ static CUresult library_from_image(CUlibrary *library, const void *code, size_t 
         l->n = s.n;
         l->ptx = s.text;
         l->len = s.len;
+        l->max_regs = jit_max_regs(o) ? jit_max_regs(o) : s.max_regs ? s.max_regs : blob_max_regs(code);
         s = (ptx_set_t){ 0 };
         /* Load on the current device now, so a bad image fails here, as on a GPU. */
         int dev = npu_device_current();
         npu_kmodule_t *km = NULL;
-        st = load_set(dev, &(ptx_set_t){ l->n, l->n, l->ptx, l->len }, &km);
+        st = load_set(dev, &(ptx_set_t){ l->n, l->n, l->ptx, l->len, l->max_regs }, &km);
+        if (st == NPU_OK)
+            npu_kmodule_set_max_registers(km, l->max_regs);
         if (st == NPU_OK && is_ptx_text(code) && (st = compile_entries(km)) != NPU_OK)
             npu_kmodule_unload(km);
         if (st == NPU_OK) {
@@ -767,9 +801,10 @@ static npu_status_t library_module_locked(drv_library_t *l, int dev, drv_module_
         return NPU_EDEVICE;
     if (!l->mod[dev]) {
         npu_kmodule_t *km = NULL;
-        npu_status_t st = load_set(dev, &(ptx_set_t){ l->n, l->n, l->ptx, l->len }, &km);
+        npu_status_t st = load_set(dev, &(ptx_set_t){ l->n, l->n, l->ptx, l->len, l->max_regs }, &km);
         if (st != NPU_OK)
             return st;
+        npu_kmodule_set_max_registers(km, l->max_regs);
         l->mod[dev] = module_new_locked(km, dev, l);
         if (!l->mod[dev]) {
             npu_kmodule_unload(km);
@@ -991,9 +1026,9 @@ static CUresult func_attr(int *pi, CUfunction_attribute a, const npu_kfunc_info_
     switch (a) {
     case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = npu_kfunc_max_threads(in); break;
     case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *pi = (int)in->static_shared; break;
-    case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *pi = 0; break;
+    case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *pi = (int)in->const_size; break;
     case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = (int)in->local_size; break;
-    case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = in->maxnreg ? (int)in->maxnreg : 32; break;
+    case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = (int)in->num_regs; break;
     case CU_FUNC_ATTRIBUTE_PTX_VERSION: *pi = (int)in->ptx_version; break;
     case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *pi = (int)in->target_sm; break;
     case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *pi = 0; break;
@@ -1495,9 +1530,9 @@ NPU_EXPORT CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *s
     if (!b)
         return CUDA_ERROR_OUT_OF_MEMORY;
     memcpy(b, link_magic, 8);
-    uint32_t n = (uint32_t)l->ptx.n, zero = 0;
+    uint32_t n = (uint32_t)l->ptx.n, maxreg = jit_max_regs(&l->opts);
     memcpy(b + 8, &n, 4);
-    memcpy(b + 12, &zero, 4);
+    memcpy(b + 12, &maxreg, 4);
     char *p = b + 16;
     for (int i = 0; i < l->ptx.n; i++) {
         uint64_t len = l->ptx.len[i];
@@ -1572,6 +1607,14 @@ static CUresult launch(CUfunction f, const uint32_t grid[3], const uint32_t bloc
     if (r != CUDA_SUCCESS)
         return r;
     const npu_kfunc_info_t *in = npu_kfunc_info(kf);
+    /* More threads than the function allows (.maxntid, __launch_bounds__): the driver answers
+     * CUDA_ERROR_INVALID_VALUE, which numba-cuda's launch-bounds tests, written against GPUs,
+     * expect (TestLaunchBounds); the runtime's check (NPU_ERESOURCES) keeps the runtime API's
+     * documented cudaErrorLaunchOutOfResources for <<<>>> and cudaLaunchKernel. */
+    if ((uint64_t)block[0] * block[1] * block[2] > (uint64_t)npu_kfunc_max_threads(in)) {
+        func_leave();
+        return CUDA_ERROR_INVALID_VALUE;
+    }
     npu_status_t st;
     if (extra && have_buf) {
         st = buf_size < in->param_size && in->nparams > 0 ? NPU_EINVAL

@@ -11,12 +11,24 @@
  * none and resolve to their plain symbol). CU_GET_PROC_ADDRESS_DEFAULT means the legacy
  * stream: the driver cannot know how the caller was compiled.
  *
- * A name whose only ABIs are newer than cudaVersion answers VERSION_NOT_SUFFICIENT; a name
- * CUDA has but we do not implement answers SYMBOL_NOT_FOUND (and CUDA_ERROR_NOT_FOUND), so
- * feature probes (VMM, tensor maps, graphs) take their fallback paths instead of receiving a
- * function that can only fail. Lookups are a linear scan of the ~640 rows: measured on the
- * 2-vCPU VM, resolving all 448 base names once takes 1.4 ms (3.1 us a name), paid once at
- * start-up by a program that resolves everything, so a hash table would save nothing visible.
+ * A name whose only ABIs are newer than cudaVersion answers VERSION_NOT_SUFFICIENT. A name
+ * CUDA has but we do not implement resolves to its generated not-supported stub (the same
+ * function the shared-cudart path and a direct call of the libcuda.so.1 symbol reach:
+ * shim_driver_stubs, scripts/gen_stubs.py): it logs its name once, is counted in the
+ * migration report and returns CUDA_ERROR_NOT_SUPPORTED. Decision and evidence: answering
+ * "not found" made NVIDIA's static cudart turn every such call into
+ * cudaErrorCallRequiresNewerDriver (36) with nothing in the report (40 of the 44 failing
+ * cuda-samples of issue 12), and cuda-python raise FunctionNotFoundError. A resolved stub is
+ * what a real driver without the feature gives (NOT_SUPPORTED), and static cudart maps it to
+ * cudaErrorNotSupported. What this costs feature probes, checked when it changed: cudart's
+ * initialisation calls none of the stubs (tests/cuda/static_*.cu run with the report on and
+ * list no unsupported call); CuPy, numba-cuda and cuda-python probe by calling, and take
+ * their fallbacks on NOT_SUPPORTED as they do on a GPU that lacks the feature
+ * (tests/python). Only a name CUDA does not have at all answers SYMBOL_NOT_FOUND.
+ * Lookups are a linear scan of the ~680 version rows and of the ~260 implemented names, then
+ * a binary search of the sorted stubs: measured on the 2-vCPU VM, resolving all 448 base
+ * names once took 1.4 ms (3.1 us a name) with the linear scans, paid once at start-up by a
+ * program that resolves everything, so a hash table would save nothing visible.
  *
  * cuGetExportTable serves NVIDIA's private interfaces (undocumented UUID-keyed tables): the
  * ones a statically linked cudart needs are in dark_api.c; any other UUID answers
@@ -51,11 +63,32 @@ static const api_row_t api_rows[] = {
 #undef DRV
 };
 
+/* The generated not-supported stubs of the driver symbols we do not implement (sorted). */
+typedef struct shim_stub_row { const char *name; void *fn; } shim_stub_row_t;
+extern const shim_stub_row_t shim_driver_stubs[];
+extern const unsigned shim_driver_stub_count;
+
 static void *implemented(const char *symbol)
 {
     for (size_t i = 0; i < sizeof api_rows / sizeof api_rows[0]; i++)
         if (strcmp(api_rows[i].symbol, symbol) == 0)
             return api_rows[i].fn;
+    return NULL;
+}
+
+static void *unsupported_stub(const char *symbol)
+{
+    size_t lo = 0, hi = shim_driver_stub_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(shim_driver_stubs[mid].name, symbol);
+        if (c == 0)
+            return shim_driver_stubs[mid].fn;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     return NULL;
 }
 
@@ -93,8 +126,14 @@ static CUresult proc_address(const char *symbol, void **pfn, int cudaVersion, cu
         } else if ((*pfn = implemented(best->symbol)) != NULL) {
             qs = CU_GET_PROC_ADDRESS_SUCCESS;
             r = CUDA_SUCCESS;
+        } else if ((*pfn = unsupported_stub(best->symbol)) != NULL) {
+            NPU_DEBUG("cuGetProcAddress: %s (%s) resolves to its not-supported stub", symbol,
+                      best->symbol);
+            qs = CU_GET_PROC_ADDRESS_SUCCESS;
+            r = CUDA_SUCCESS;
         } else {
-            NPU_DEBUG("cuGetProcAddress: %s (%s) is not implemented", symbol, best->symbol);
+            NPU_WARN("cuGetProcAddress: %s (%s) has neither an implementation nor a stub",
+                     symbol, best->symbol);
         }
     }
     if (status)

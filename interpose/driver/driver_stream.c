@@ -197,6 +197,56 @@ static CUresult stream_is_capturing(CUstream h, CUstreamCaptureStatus *status, i
     return CUDA_SUCCESS;
 }
 
+/* Capture is not emulated (cuStreamBeginCapture is a not-supported stub): every live stream
+ * answers "none"; the outputs documented as valid only during a capture are cleared. */
+static CUresult capture_info(CUstream h, CUstreamCaptureStatus *status, CUgraph *graph,
+                             const CUgraphNode **deps, const CUgraphEdgeData **edge,
+                             size_t *ndeps, int pt)
+{
+    CUresult r = stream_is_capturing(h, status, pt);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (edge && !deps)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (graph)
+        *graph = NULL;
+    if (deps)
+        *deps = NULL;
+    if (edge)
+        *edge = NULL;
+    if (ndeps)
+        *ndeps = 0;
+    return CUDA_SUCCESS;
+}
+
+static CUresult capture_info1(CUstream h, CUstreamCaptureStatus *status, cuuint64_t *id, int pt)
+{
+    return capture_info(h, status, NULL, NULL, NULL, NULL, pt);
+}
+
+static CUresult capture_info2(CUstream h, CUstreamCaptureStatus *status, cuuint64_t *id,
+                              CUgraph *graph, const CUgraphNode **deps, size_t *ndeps, int pt)
+{
+    return capture_info(h, status, graph, deps, NULL, ndeps, pt);
+}
+
+static CUresult capture_info3(CUstream h, CUstreamCaptureStatus *status, cuuint64_t *id,
+                              CUgraph *graph, const CUgraphNode **deps,
+                              const CUgraphEdgeData **edge, size_t *ndeps, int pt)
+{
+    return capture_info(h, status, graph, deps, edge, ndeps, pt);
+}
+
+NPU_EXPORT CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode)
+{
+    NPU_API_SCOPE(__func__);
+    DRV_ENTER();
+    if (!mode || (unsigned)*mode > (unsigned)CU_STREAM_CAPTURE_MODE_RELAXED)
+        return CUDA_ERROR_INVALID_VALUE;
+    *mode = (CUstreamCaptureMode)shim_capture_mode_exchange((int)*mode);
+    return CUDA_SUCCESS;
+}
+
 typedef struct callback {
     CUstreamCallback fn;
     CUstream handle;
@@ -267,6 +317,20 @@ PAIR(cuStreamGetDevice, cuStreamGetDevice_ptsz, (CUstream hStream, CUdevice *dev
      stream_get_device, hStream, device)
 PAIR(cuStreamIsCapturing, cuStreamIsCapturing_ptsz, (CUstream hStream, CUstreamCaptureStatus *captureStatus),
      stream_is_capturing, hStream, captureStatus)
+PAIR(cuStreamGetCaptureInfo, cuStreamGetCaptureInfo_ptsz,
+     (CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out),
+     capture_info1, hStream, captureStatus_out, id_out)
+PAIR(cuStreamGetCaptureInfo_v2, cuStreamGetCaptureInfo_v2_ptsz,
+     (CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out,
+      CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out),
+     capture_info2, hStream, captureStatus_out, id_out, graph_out, dependencies_out,
+     numDependencies_out)
+PAIR(cuStreamGetCaptureInfo_v3, cuStreamGetCaptureInfo_v3_ptsz,
+     (CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out,
+      CUgraph *graph_out, const CUgraphNode **dependencies_out,
+      const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out),
+     capture_info3, hStream, captureStatus_out, id_out, graph_out, dependencies_out,
+     edgeData_out, numDependencies_out)
 PAIR(cuStreamAddCallback, cuStreamAddCallback_ptsz,
      (CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags),
      stream_add_callback, hStream, callback, userData, flags)

@@ -37,8 +37,9 @@
  *                      initialised ones and string literals ($str, __unnamed_N); ptxas -v's
  *                      "gmem" is the sum of both [t].
  *   .nv.local.K        not produced by nvcc 13: frames live on the stack (FRAME_SIZE).
- *   .nv.callgraph      CUDA_CALLGRAPH 0x70000001: {u32 caller, u32 callee} symbol pairs; the
- *                      pairs (0, 0xffffffff..0xfffffffc) are markers.
+ *   .nv.callgraph      CUDA_CALLGRAPH 0x70000001: {u32, u32} pairs in four groups opened by
+ *                      (0, 0xffffffff..0xfffffffc): calls, prototypes, indirect-call
+ *                      signatures, device-side launches (npu_cubin_edge_t) [t].
  *   .nv.prototype      CUDA_PROTOTYPE 0x70000002, -rdc objects: {u32 sym, u32 .strtab offset}
  *                      of calling-convention strings ("#ill|12p4r20sRx..." for vprintf).
  *   .nv.rel.action 0x7000000b, .nv.compat 0x70000086 (sm_90+), .note.nv.tkinfo/cuinfo,
@@ -461,6 +462,10 @@ static npu_status_t parse_header(cb_t *cb)
                       shoff, cb->size);
     if (shstrndx >= shnum)
         return cb_bad(cb, "e_shstrndx %u out of %u sections", shstrndx, shnum);
+    /* Symbols name sections in 16 bits; past SHN_LORESERVE they would need SHT_SYMTAB_SHNDX,
+     * which no cubin seen has (torch's largest holds a few thousand sections). */
+    if (shnum >= SHN_LORESERVE)
+        return cb_bad(cb, "%u sections: more than this loader indexes (%u)", shnum, SHN_LORESERVE - 1);
     cb->nsec = shnum;
     cb->sec = ar_array(cb->ar, shnum, sizeof *cb->sec);
     if (OOM(cb))
@@ -1355,14 +1360,21 @@ static npu_status_t parse_module_data(cb_t *cb)
     return NPU_OK;
 }
 
-/* .nv.callgraph: {u32 caller, u32 callee} pairs (symbol indices); pairs whose caller is 0
- * and callee 0xfffffffc..0xffffffff are section markers. .nv.prototype: {u32 sym, u32
- * offset of a prototype string in .strtab}. */
+/* .nv.callgraph: {u32, u32} pairs in groups opened by markers (0, 0xffffffff), (0,
+ * 0xfffffffe) ... (cubin.h): symbol pairs, except groups 2 and 3 whose second word is a
+ * string offset (nvdisasm prints str_index@("#ili")). .nv.prototype: {u32 sym, u32 offset of a
+ * prototype string in .strtab}. */
 static npu_status_t parse_graph(cb_t *cb)
 {
     npu_cubin_t *c = cb->c;
     for (uint32_t i = 1; i < cb->nsec; i++) {
         const npu_cubin_section_t *s = &cb->sec[i];
+        uint32_t symtab_str = 0;
+        for (uint32_t j = 1; j < cb->nsec; j++)
+            if (cb->sec[j].type == SHT_SYMTAB) {
+                symtab_str = cb->sec[j].link;
+                break;
+            }
         if (s->type == SHT_CUDA_CALLGRAPH && s->data) {
             if (s->size % 8)
                 return cb_bad(cb, "%s: %" PRIu64 " bytes, not pairs of words", s->name, s->size);
@@ -1371,16 +1383,22 @@ static npu_status_t parse_graph(cb_t *cb)
             if (OOM(cb))
                 return NPU_EHOSTMEM;
             uint32_t k = 0;
+            uint8_t group = 1;
             for (uint32_t j = 0; j < n; j++) {
                 uint32_t a = rd32(s->data + 8ull * j), b = rd32(s->data + 8ull * j + 4);
-                if (a == 0 && b >= 0xfffffffcu) {
+                if (a == 0 && b >= 0xfffffff0u) {
+                    group = (uint8_t)(0xffffffffu - b + 1);
                     c->callgraph_markers++;
                     continue;
                 }
-                if (a >= cb->nsym || b >= cb->nsym)
+                int str = group == 2 || group == 3;
+                if (a >= cb->nsym || (!str && b >= cb->nsym))
                     return cb_bad(cb, "%s[%u]: symbol %u -> %u out of %u", s->name, j, a, b, cb->nsym);
                 e[k].caller = a;
                 e[k].callee = b;
+                e[k].group = group;
+                if (str && !(e[k].proto = strtab_at(&cb->sec[symtab_str], b)))
+                    return cb_bad(cb, "%s[%u]: string offset %u outside the string table", s->name, j, b);
                 k++;
             }
             c->callgraph = e;
@@ -1388,12 +1406,6 @@ static npu_status_t parse_graph(cb_t *cb)
         } else if (s->type == SHT_CUDA_PROTOTYPE && s->data) {
             if (s->size % 8)
                 return cb_bad(cb, "%s: %" PRIu64 " bytes, not pairs of words", s->name, s->size);
-            uint32_t symtab_str = 0;
-            for (uint32_t j = 1; j < cb->nsec; j++)
-                if (cb->sec[j].type == SHT_SYMTAB) {
-                    symtab_str = cb->sec[j].link;
-                    break;
-                }
             uint32_t n = (uint32_t)(s->size / 8);
             npu_cubin_proto_t *p = ar_array(cb->ar, n + 1, sizeof *p);
             if (OOM(cb))
@@ -1726,8 +1738,14 @@ void npu_cubin_dump(const npu_cubin_t *c, FILE *f)
     }
     for (uint32_t i = 0; i < c->nglobal_attrs; i++)
         dump_attr(f, "global_", &c->global_attrs[i]);
-    for (uint32_t i = 0; i < c->nedges; i++)
-        fprintf(f, "edge %s %s\n", c->syms[c->callgraph[i].caller].name, c->syms[c->callgraph[i].callee].name);
+    for (uint32_t i = 0; i < c->nedges; i++) {
+        const npu_cubin_edge_t *e = &c->callgraph[i];
+        if (e->proto)
+            fprintf(f, "edge %u %s \"%s\"\n", e->group, c->syms[e->caller].name, e->proto);
+        else
+            fprintf(f, "edge %u %s %s\n", e->group, c->syms[e->caller].name,
+                    c->syms[e->callee].name[0] ? c->syms[e->callee].name : "-");
+    }
     for (uint32_t i = 0; i < c->nprotos; i++)
         fprintf(f, "proto %s %s\n", c->syms[c->protos[i].sym].name, c->protos[i].proto);
     fprintf(f, "counts kernels %u funcs %u vars %u relocs %u unknown_attrs %u bad_attrs %u bad_offsets %u"

@@ -65,7 +65,8 @@ typedef struct npu_cubin_u32s {
 /* One kernel parameter (EIATTR_KPARAM_INFO / _V2). */
 typedef struct npu_cubin_param {
     uint32_t ordinal;           /* position in the parameter list */
-    uint32_t offset;            /* bytes from the start of the parameter block */
+    uint32_t offset;            /* bytes from param_base; pack arguments at exactly these offsets
+                                 * (alignment follows the bank address, cubin.c) */
     uint32_t size;              /* bytes */
     uint32_t index;             /* the record's "Index" word (0 in every cubin seen) */
     uint8_t log_align;          /* pointee's log2 alignment (PTX .ptr .align), 0: none */
@@ -150,7 +151,9 @@ typedef struct npu_cubin_func {
 
 typedef struct npu_cubin_extern {
     uint32_t sym;
-    const char *name;           /* vprintf, malloc, free, __assertfail, cudaGetParameterBufferV2 ... */
+    const char *name;           /* vprintf, malloc, free, __assertfail; with dynamic parallelism
+                                 * __cudaCDP2GetParameterBufferV2, __cudaCDP2LaunchDeviceV2 and
+                                 * the child kernels (-rdc objects) */
 } npu_cubin_extern_t;
 
 typedef struct npu_cubin_kernel {
@@ -173,7 +176,7 @@ typedef struct npu_cubin_kernel {
     uint32_t reqntid[3];        /* EIATTR_REQNTID (.reqntid), 0 when absent */
     uint32_t cta_per_cluster[3];/* EIATTR_CTA_PER_CLUSTER (.reqnctapercluster), 0 when absent */
     uint32_t max_cluster_rank;  /* EIATTR_MAX_CLUSTER_RANK */
-    uint32_t frame_size;        /* local memory per thread of the entry frame (global .nv.info) */
+    uint32_t frame_size;        /* stack bytes per thread, callees' frames included (FRAME_SIZE) */
     uint32_t min_stack_size, max_stack_size, crs_stack_size;
     uint32_t shared_size;       /* .nv.shared.<name>: bytes of the CTA's shared window the code
                                  * addresses statically (sm_90: includes the reserved 1 KB) */
@@ -198,7 +201,8 @@ typedef struct npu_cubin_kernel {
     uint8_t reg_reconfig;       /* EIATTR_REG_RECONFIG (sm_90 setmaxnreg) */
 
     /* parameters: c[param_bank][param_base + offset] */
-    uint32_t param_base;        /* EIATTR_PARAM_CBANK offset: 0x160 sm_75..sm_89, 0x210 sm_90 */
+    uint32_t param_base;        /* EIATTR_PARAM_CBANK offset: 0x160 sm_75..sm_89 (0x1a80 for blocks
+                                 * over 0x1100 bytes), 0x210 sm_90 */
     uint32_t param_bank_size;   /* EIATTR_PARAM_CBANK size */
     uint32_t param_bank_sym;    /* EIATTR_PARAM_CBANK symbol (the .nv.constant0.<name> section) */
     uint32_t param_size;        /* EIATTR_CBANK_PARAM_SIZE */
@@ -234,7 +238,7 @@ typedef struct npu_cubin_kernel {
     /* every record of .nv.info.<name>, in order */
     uint32_t nattrs;
     const npu_cubin_attr_t *attrs;
-    uint32_t unknown_attrs;     /* records whose id the parser does not decode */
+    uint32_t unknown_attrs;     /* records whose id cubin_attrs.def does not name */
     uint32_t bad_attrs;         /* known ids whose value has an unexpected shape */
 
     npu_cubin_reloc_list_t text_relocs;     /* patching .text.<name> (sorted by offset) */
@@ -276,17 +280,24 @@ typedef struct npu_cubin_section {
     const uint8_t *data;        /* NULL for NOBITS and empty sections */
 } npu_cubin_section_t;
 
-/* .nv.callgraph: caller -> callee edges by symbol index, plus the marker records the
- * section holds (see cubin.c). */
+/* One .nv.callgraph record. The section is a list of groups, each opened by a marker pair
+ * (0, 0xffffffff - (group - 1)): group 1 calls (caller, callee symbols); group 2 (function
+ * symbol, .strtab offset of its calling-convention string: "#vl", "#i" ..., "" for a
+ * kernel launched from the device); group 3 (kernel, string) for the kernels that call
+ * through function pointers, one per signature they call ("#ili"); group 4 device-side
+ * launches (parent kernel, child kernel). Groups 2 and 3 appear in -rdc objects and
+ * nvlink'ed images, group 4 with dynamic parallelism. */
 typedef struct npu_cubin_edge {
-    uint32_t caller, callee;
+    uint32_t caller, callee;    /* symbol indices (groups 2, 3: callee is the string offset) */
+    const char *proto;          /* groups 2, 3: the string; NULL otherwise */
+    uint8_t group;
 } npu_cubin_edge_t;
 
 typedef struct npu_cubin {
     /* ELF header */
     unsigned sm;                /* 75, 80, 86, 89, 90, 100 ... */
     unsigned elf_type;          /* 2 ET_EXEC (linked, what fatbins carry), 1 ET_REL (-rdc object) */
-    unsigned osabi, abi_version;/* 0x41/8 for CUDA 13; 0x33/7 for older toolkits */
+    unsigned osabi, abi_version;/* 0x41/8 for CUDA 13 (older toolkits: ABI 7, cubin.c) */
     uint32_t e_flags;
     const uint8_t *image;       /* the copy the model points into */
     size_t image_size;
@@ -321,7 +332,7 @@ typedef struct npu_cubin {
     const npu_cubin_attr_t *global_attrs;
     uint32_t nedges;
     const npu_cubin_edge_t *callgraph;
-    uint32_t callgraph_markers;         /* records of .nv.callgraph that are not plain edges */
+    uint32_t callgraph_markers;         /* group markers of .nv.callgraph */
     uint32_t nprotos;
     const npu_cubin_proto_t *protos;    /* .nv.prototype (ET_REL objects) */
 
@@ -376,8 +387,8 @@ typedef struct npu_cubin_cbank0 {
     int reserved_smem;      /* u32 reserved shared bytes: %total_smem_size = SR_SMEMSZ - this */
     int aggr_smem;          /* u32 %aggr_smem_size = min(SR_SMEMSZ, this) */
     int mem_desc;           /* u64 global memory descriptor LDG/STG/ATOMG use (ULDC.64) */
-    int param_base;         /* parameters, blocks up to 4 KB (EIATTR_PARAM_CBANK agrees) */
-    int param_base_large;   /* parameters, blocks over 4 KB (KPARAM_INFO_V2 kernels) */
+    int param_base;         /* parameters, blocks up to 0x1100 bytes (EIATTR_PARAM_CBANK agrees) */
+    int param_base_large;   /* parameters, blocks over 0x1100 bytes (KPARAM_INFO_V2 kernels) */
 } npu_cubin_cbank0_t;
 /* NPU_ENOTSUP for an sm whose layout was not measured (sm_100+ moved everything). */
 npu_status_t npu_cubin_cbank0_layout(unsigned sm, npu_cubin_cbank0_t *out);

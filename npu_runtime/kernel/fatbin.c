@@ -11,6 +11,9 @@
  *     (padded to 8); u32 compressed_size (exact; 0 = stored); u32 options_offset;
  *     u16 minor, major; u32 arch (sm_XX); u32 obj_name_offset, obj_name_len; u64 flags;
  *     u64 zero; u64 uncompressed_size
+ *   The options, when present, are text inside the entry header at options_offset (nvcc
+ *   13: u32 area size, u32 string length, then e.g. " -maxrregcount=20 "): the options
+ *   nvcc wants the driver's JIT to apply to the PTX; -maxrregcount is read (max_regs).
  *   flags 0x8000: zstd frame (nvcc 13 default, --compress-mode=default|size|balance, and
  *   -Xfatbin -compress-all also for ELF); 0x2000: LZ4 block (--compress-mode=speed);
  *   --compress-mode=none stores PTX uncompressed with its terminating NUL.
@@ -74,6 +77,7 @@ typedef struct fb_entry {
     uint32_t arch;
     uint64_t flags;
     uint64_t uncompressed_size;
+    const uint8_t *hdr;
     const uint8_t *payload;
 } fb_entry_t;
 
@@ -127,6 +131,7 @@ static npu_status_t fb_walk(const uint8_t *fb, fb_visit_fn fn, void *ctx)
             return NPU_EFATBIN;
         if (e.payload_size > (uint64_t)(end - p) - e.header_size)
             return NPU_EFATBIN;
+        e.hdr = p;
         e.payload = p + e.header_size;
         if (fn && fn(&e, ctx))
             return NPU_OK;
@@ -183,6 +188,28 @@ static unsigned ptx_isa_version(const char *text, size_t len)
             minor = (unsigned)(*v - '0');
     }
     return major * 10 + minor;
+}
+
+/* -maxrregcount N (or =N) in the entry's JIT options, 0 if absent; bounded by the header. */
+static unsigned fb_max_regs(const fb_entry_t *e)
+{
+    if (!e->options_offset || e->options_offset >= e->header_size)
+        return 0;
+    const char *o = (const char *)e->hdr + e->options_offset;
+    size_t n = e->header_size - e->options_offset;
+    static const char key[] = "maxrregcount";
+    for (size_t i = 0; i + sizeof key - 1 < n; i++) {
+        if (memcmp(o + i, key, sizeof key - 1))
+            continue;
+        size_t j = i + sizeof key - 1;
+        while (j < n && (o[j] == '=' || o[j] == ' '))
+            j++;
+        unsigned v = 0;
+        while (j < n && o[j] >= '0' && o[j] <= '9' && v < 100000)
+            v = v * 10 + (unsigned)(o[j++] - '0');
+        return v;
+    }
+    return 0;
 }
 
 /* The payload of one entry, decompressed into a malloc'ed buffer with one spare byte
@@ -262,6 +289,7 @@ static npu_status_t fb_decode(const fb_entry_t *e, npu_ptx_image_t *img)
     img->len = (size_t)(nul - buf);
     img->arch = e->arch;
     img->ptx_version = ptx_isa_version(buf, img->len);
+    img->max_regs = fb_max_regs(e);
     return NPU_OK;
 }
 

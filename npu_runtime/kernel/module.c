@@ -51,6 +51,7 @@ struct npu_kmodule {
     uint8_t **gaddr;            /* per prog.vars entry: device address, NULL if none */
     npu_cubin_t *cubin;         /* a module loaded from machine code: entries are lifted from
                                  * it on first use (sass_lift.c), the rest of the PTX at load */
+    uint32_t max_regs;          /* JIT register limit (CU_JIT_MAX_REGISTERS), 0: none */
 };
 
 /* ------------------------------------------------------------ loaded .so registry ---- */
@@ -228,6 +229,10 @@ npu_status_t npu_kmodule_load_fatbin(int dev, const void *fatbin, npu_kmodule_t 
     npu_ptx_image_t *imgs = NULL;
     int n = 0;
     npu_status_t st = npu_fatbin_extract_all(fatbin, &imgs, &n);
+    unsigned max_regs = 0;           /* nvcc -maxrregcount, recorded for the JIT */
+    for (int i = 0; st == NPU_OK && i < n; i++)
+        if (imgs[i].max_regs && (!max_regs || imgs[i].max_regs < max_regs))
+            max_regs = imgs[i].max_regs;
     if (st == NPU_OK && n == 1) {
         st = npu_kmodule_load_ptx(dev, imgs[0].text, imgs[0].len, out);
     } else if (st == NPU_OK && n > 1) {
@@ -247,6 +252,8 @@ npu_status_t npu_kmodule_load_fatbin(int dev, const void *fatbin, npu_kmodule_t 
     } else if (st == NPU_OK) {
         st = NPU_ENOIMAGE;
     }
+    if (st == NPU_OK)
+        npu_kmodule_set_max_registers(*out, max_regs);
     for (int i = 0; i < n; i++)
         npu_ptx_image_free(&imgs[i]);
     free(imgs);
@@ -486,6 +493,36 @@ npu_status_t npu_kmodule_get_global(npu_kmodule_t *m, const char *name, void **d
 }
 
 /* ------------------------------------------------------------ get_function ---- */
+/* User constant memory of the module, as CUDA's CONST_SIZE_BYTES / constSizeBytes report it
+ * (the constant bank is per module, shared by its kernels): every defined .const variable
+ * (once per name), in declaration order at its alignment (declared, else its element size). */
+static uint32_t const_size(const ptx_prog_t *p)
+{
+    uint64_t total = 0;
+    for (int i = 0; i < p->nvars; i++) {
+        const ptx_var_t *v = &p->vars[i];
+        if (v->space != SP_CONST || v->is_extern)
+            continue;
+        int dup = 0;
+        for (int j = 0; j < i && !dup; j++)
+            dup = p->vars[j].space == SP_CONST && !p->vars[j].is_extern && !strcmp(p->vars[j].name, v->name);
+        if (dup)
+            continue;
+        uint64_t al = (uint64_t)(v->align > 0 ? v->align : v->tsize > 0 ? v->tsize : 1);
+        total = (total + al - 1) / al * al + var_size(v);
+    }
+    return total > UINT32_MAX ? UINT32_MAX : (uint32_t)total;
+}
+
+void npu_kmodule_set_max_registers(npu_kmodule_t *m, uint32_t max_regs)
+{
+    if (!m)
+        return;
+    pthread_mutex_lock(&m->lock);
+    m->max_regs = max_regs;
+    pthread_mutex_unlock(&m->lock);
+}
+
 static npu_status_t build_locked(npu_kmodule_t *m, struct npu_kfunc *k)
 {
     npu_status_t st = lift_body_locked(m, k);
@@ -533,6 +570,9 @@ static npu_status_t build_locked(npu_kmodule_t *m, struct npu_kfunc *k)
     memcpy(info->reqntid, f->reqntid, sizeof info->reqntid);
     info->minnctapersm = f->minnctapersm;
     info->maxnreg = f->maxnreg;
+    info->num_regs = ptx_reg_limit(ptx_reg_estimate(f), f->maxnreg, m->max_regs, f->maxntid,
+                                   f->minnctapersm);
+    info->const_size = const_size(&m->prog);
     /* CUDA's cudaFuncAttributes::ptxVersion is the virtual architecture the PTX was generated
      * for (compute_75 -> 75), which CUB compares with __CUDA_ARCH_LIST__; the ISA version of
      * the .version line is not what callers want here. */

@@ -30,6 +30,8 @@ typedef struct npu_ptx_image {
     size_t len;
     unsigned arch;          /* sm_XX the PTX was generated for, e.g. 90 */
     unsigned ptx_version;   /* e.g. 90 for ISA 9.0 (from the .version line), 0 if unknown */
+    unsigned max_regs;      /* -maxrregcount the entry's JIT options carry (nvcc records it
+                               for the driver's JIT), 0 if none */
 } npu_ptx_image_t;
 
 /* data: a fatbin (magic 0xBA55ED50) or a fatbin wrapper (magic 0x466243B1, version 1 or 2).
@@ -107,6 +109,11 @@ typedef struct npu_kfunc_info {
     /* set by override.c on the first launch (zero-initialised by module.c) */
     void *native_override;      /* npu_override_t * when a plugin overrides this kernel */
     int native_override_checked;
+    /* what a GPU would report for the kernel (module.c): registers per thread (ptx_regs.c,
+     * under .maxnreg / the module's JIT register limit / launch bounds) and bytes of the
+     * module's .const variables (user constant memory) */
+    uint32_t num_regs;
+    uint32_t const_size;
 } npu_kfunc_info_t;
 
 /* Load one PTX text (copied). dev: the device whose memory holds the module's globals. */
@@ -134,6 +141,9 @@ npu_status_t npu_kmodule_get_global(npu_kmodule_t *m, const char *name, void **d
 int npu_kmodule_entry_count(const npu_kmodule_t *m);
 const char *npu_kmodule_entry_name(const npu_kmodule_t *m, int i);
 npu_kfunc_info_t *npu_kfunc_info(npu_kfunc_t *f);
+/* The JIT's register limit for the module's kernels (CU_JIT_MAX_REGISTERS, -maxrregcount;
+ * 0 = none): reported registers never exceed it. Set before its functions are first got. */
+void npu_kmodule_set_max_registers(npu_kmodule_t *m, uint32_t max_regs);
 npu_kmodule_t *npu_kfunc_module(npu_kfunc_t *f);
 
 /* ------------------------------------------------------------------ launch ---- */

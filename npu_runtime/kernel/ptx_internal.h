@@ -136,6 +136,12 @@ void ptx_out_free(ptx_out_t *o);
 /* Packed kernel-parameter layout: declared/natural alignment, in order; total aligned to 8. */
 void ptx_param_layout(const ptx_func_t *f, npu_kparam_t *out, uint32_t *total);
 
+/* ptx_regs.c: registers a GPU would give the (parsed) function, and that estimate under the
+ * limits ptxas obeys (.maxnreg, CU_JIT_MAX_REGISTERS, launch bounds; 0 = no such limit). */
+uint32_t ptx_reg_estimate(const ptx_func_t *f);
+uint32_t ptx_reg_limit(uint32_t estimate, uint32_t maxnreg, uint32_t jit_max,
+                       const uint32_t maxntid[3], uint32_t minnctapersm);
+
 /* jit.c: compile C source to a shared object in the disk cache and dlopen it. */
 typedef struct npu_jit_result {
     void *handle;

@@ -97,8 +97,10 @@ typedef enum sass_sel {
 typedef enum sass_ftype {
     SASS_FT_F32 = 1,    /* 32-bit float */
     SASS_FT_F64H,       /* top 32 bits of a double (low 32 bits zero) */
-    SASS_FT_F16X2,      /* two halves (imm bits 0-15 = first printed? see sass_format) */
-    SASS_FT_BF16X2,     /* two bfloat16 halves */
+    SASS_FT_F16X2,      /* two halves as a register holds them: imm bits 0-15 = H0 (low),
+                           16-31 = H1; nvdisasm prints H1 first ("HFMA2.MMA R3, -RZ, RZ, 0,
+                           4.76837158203125e-07" has imm 0x00000008) */
+    SASS_FT_BF16X2,     /* two bfloat16 halves, the same layout */
     SASS_FT_F16,        /* one half (imm bits 0-15) */
 } sass_ftype_t;
 

@@ -137,7 +137,7 @@ def parse_dump(text):
         elif t[0] == 'global_attr':
             d['global_attrs'].append(parse_attr(t))
         elif t[0] == 'edge':
-            d['edges'].append((t[1], t[2]))
+            d['edges'].append((int(t[1]), t[2], t[3]))
         elif t[0] == 'proto':
             d['protos'].append((t[1], t[2]))
         elif t[0] == 'counts' and line.startswith('counts kernels'):
@@ -464,6 +464,25 @@ def check_nvinfo(c, d, L):
             c.eq(f[0].get(key), val, '%s %s' % (symname[1], key))
 
 
+def check_callgraph(c, d, L):
+    """.nv.callgraph groups and pairs against nvdisasm's listing of the section"""
+    words = [ops for off, kind, ops, _ in L.sections.get('.nv.callgraph', []) if kind == 'word']
+    want = []
+    group = 1
+    for i in range(0, len(words) - 1, 2):
+        a, b = words[i], words[i + 1]
+        if a == '0x00000000' and re.fullmatch(r'0x[0-9a-f]+', b) and int(b, 16) >= 0xfffffff0:
+            group = 0xffffffff - int(b, 16) + 1
+            continue
+        caller = L.resolve(a)[1]
+        if b.startswith('str_index@'):
+            callee = b[len('str_index@('):-1]                   # the quoted string
+        else:
+            callee = L.resolve(b)[1]
+        want.append((group, caller, callee))
+    c.eq(d['edges'], want, '.nv.callgraph (group, caller, callee)')
+
+
 def check_code_lists(c, d, L):
     """instruction-offset lists point at the instructions nvdisasm shows there"""
     for k in d['kernels'].values():
@@ -754,7 +773,7 @@ def main():
         print('FAIL nvdisasm-missing (pip install nvidia-cuda-nvdisasm; scripts/install-deps.sh does)')
         return 1
     attrnames, relocnames, place = load_names()
-    for src in ('kall.cu', 'big.cu', 'rdc_b.cu', 'attrs.ptx'):
+    for src in ('kall.cu', 'big.cu', 'rdc_b.cu', 'attrs.ptx', 'cdp.cu'):
         with open(os.path.join(HERE, src)) as f, open(os.path.join(WORK, src), 'w') as g:
             g.write(f.read())
     cbank0 = {}
@@ -776,6 +795,7 @@ def main():
             check_elf(c, path, d)
             L = nvdis.Listing(run([NVDISASM, path]).stdout)
             check_nvinfo(c, d, L)
+            check_callgraph(c, d, L)
             check_code_lists(c, d, L)
             check_ptxas(c, d, log, a, L)
             check_params(c, d, ptx, cbank0[a])
@@ -883,6 +903,7 @@ def main():
                 check_elf(c, path, d)
                 L = nvdis.Listing(run([NVDISASM, path]).stdout)
                 check_nvinfo(c, d, L)
+                check_callgraph(c, d, L)
                 check_code_lists(c, d, L)
                 if name.startswith('ka'):
                     check_source_facts(c, d, a, rdc=True)
@@ -903,6 +924,28 @@ def main():
                          (name, sorted(relocnames[t] for t in done)))
         except Exception as e:  # noqa: BLE001
             c.ok(False, 'exception: %r' % e)
+
+    # ---- dynamic parallelism: CDP externs; nvlink with the device runtime library
+    c = Check('cdp_sm80')
+    try:
+        sh([NVCC, '-cubin', '-rdc=true', '-arch=sm_80', 'cdp.cu', '-o', 'cdp.o.cubin'])
+        lib = os.path.join(CUDA, 'lib64')
+        sh([NVLINK, '-arch=sm_80', 'cdp.o.cubin', '-L' + lib, '-lcudadevrt', '-o', 'cdpl.cubin'])
+        for name in ('cdp.o.cubin', 'cdpl.cubin'):
+            path = os.path.join(WORK, name)
+            d = dump(path)
+            check_elf(c, path, d)
+            L = nvdis.Listing(run([NVDISASM, path]).stdout)
+            check_nvinfo(c, d, L)
+            check_callgraph(c, d, L)
+            check_code_lists(c, d, L)
+            p = d['kernels'].get('_Z6parentPi')
+            if c.ok(p is not None, '%s: no parent kernel' % name) and name.startswith('cdp.o'):
+                c.ok({'__cudaCDP2GetParameterBufferV2', '__cudaCDP2LaunchDeviceV2', '_Z5childPi'} <= set(p['externs']),
+                     'parent EXTERNS: %s' % p['externs'])
+            c.ok(len(d['kernels']) >= 2, '%s: %d kernels' % (name, len(d['kernels'])))
+    except Exception as e:  # noqa: BLE001
+        c.ok(False, 'exception: %r' % e)
 
     # ---- attribute names: nvdisasm names every id of a synthetic .nv.info
     c = Check('attr_names')

@@ -290,7 +290,23 @@ int main()
     unsigned hf = 0;
     CHECK_EQ(cuMemHostGetFlags(&hf, ph2), CUDA_SUCCESS);
     CHECK(hf & CU_MEMHOSTALLOC_DEVICEMAP);
+    /* mapped host memory is an allocation of the (unified) address space too */
+    {
+        CUdeviceptr hb = 0;
+        size_t hs = 0;
+        CHECK_EQ(cuMemGetAddressRange(&hb, &hs, mapped_ptr + 100), CUDA_SUCCESS);
+        CHECK(hb == mapped_ptr && hs == 4096);
+        hb = 0;
+        CHECK_EQ(cuMemGetAddressRange(&hb, NULL, (CUdeviceptr)(uintptr_t)ph2 + 4095), CUDA_SUCCESS);
+        CHECK(hb == (CUdeviceptr)(uintptr_t)ph2);
+        CHECK_EQ(cuMemGetAddressRange(&hb, &hs, mapped_ptr + 4096 + 100000), CUDA_ERROR_NOT_FOUND);
+    }
     CHECK_EQ(cuMemFreeHost(ph2), CUDA_SUCCESS);
+    {
+        CUdeviceptr hb = 0;
+        size_t hs = 0;
+        CHECK_EQ(cuMemGetAddressRange(&hb, &hs, mapped_ptr), CUDA_ERROR_NOT_FOUND);
+    }
     CHECK_EQ(cuMemHostAlloc(&ph2, 4096, 0x100), CUDA_ERROR_INVALID_VALUE);
     size_t rsz = 1 << 16;
     void *reg = aligned_alloc(4096, rsz);
@@ -298,6 +314,12 @@ int main()
     CHECK_EQ(cuPointerGetAttribute(&mt, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, (CUdeviceptr)(uintptr_t)reg), CUDA_SUCCESS);
     CHECK_EQ(mt, CU_MEMORYTYPE_HOST);
     CHECK_EQ(cuMemHostRegister(reg, rsz, 0), CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+    {
+        CUdeviceptr hb = 0;
+        size_t hs = 0;
+        CHECK_EQ(cuMemGetAddressRange(&hb, &hs, (CUdeviceptr)(uintptr_t)reg + 5000), CUDA_SUCCESS);
+        CHECK(hb == (CUdeviceptr)(uintptr_t)reg && hs == rsz);
+    }
     CHECK_EQ(cuMemHostUnregister(reg), CUDA_SUCCESS);
     CHECK_EQ(cuMemHostUnregister(reg), CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
     free(reg);

@@ -2,11 +2,14 @@
 // ENV: LD_LIBRARY_PATH=build/lib
 /*
  * drv_procaddr.cu - cuGetProcAddress: base names resolve to working entry points (legacy and
- * per-thread flavours), unknown names and too-old versions get CUDA_ERROR_NOT_FOUND with the
- * right symbolStatus, bad arguments get CUDA_ERROR_INVALID_VALUE, and cuGetExportTable does
- * not crash.
+ * per-thread flavours); names CUDA 13's libcuda has but we do not implement (graphs, IPC,
+ * graphics interop, the 32-bit cuMemAlloc ABI) resolve to a stub that returns
+ * CUDA_ERROR_NOT_SUPPORTED, as the shared-cudart path's stubs do; unknown names and too-old
+ * versions get CUDA_ERROR_NOT_FOUND with the right symbolStatus, bad arguments get
+ * CUDA_ERROR_INVALID_VALUE, and cuGetExportTable does not crash.
  */
 #include <cuda.h>
+#include <cudaProfiler.h>
 #include <string.h>
 #include "check.h"
 
@@ -71,6 +74,59 @@ int main()
             CHECK_MSG(r == CUDA_SUCCESS && fn && qs == CU_GET_PROC_ADDRESS_SUCCESS,
                       "%s flag %d: %d", names[i], flag, (int)r);
         }
+
+    /* Names CUDA has and we do not implement: a stub that fails as not supported (cuda-python
+     * raised FunctionNotFoundError for these when they were "not found"). */
+    typedef CUresult (*ipc_fn)(CUipcMemHandle *, CUdeviceptr);
+    typedef CUresult (*capture_fn)(CUstream, CUstreamCaptureMode);
+    typedef CUresult (*void_fn)(void);
+    typedef CUresult (*alloc32_fn)(unsigned *, unsigned);
+    fn = NULL;
+    CHECK_EQ(cuGetProcAddress("cuIpcGetMemHandle", &fn, 13000, CU_GET_PROC_ADDRESS_DEFAULT, &qs), CUDA_SUCCESS);
+    CHECK(fn != NULL && qs == CU_GET_PROC_ADDRESS_SUCCESS);
+    if (fn) {
+        CUipcMemHandle h;
+        CHECK_EQ(((ipc_fn)fn)(&h, 0), CUDA_ERROR_NOT_SUPPORTED);
+    }
+    for (int ver = 10000; ver <= 13000; ver += 3000) {     /* cuStreamBeginCapture, then _v2 */
+        fn = NULL;
+        CHECK_EQ(cuGetProcAddress("cuStreamBeginCapture", &fn, ver, CU_GET_PROC_ADDRESS_DEFAULT, &qs), CUDA_SUCCESS);
+        CHECK(fn != NULL && qs == CU_GET_PROC_ADDRESS_SUCCESS);
+        if (fn)
+            CHECK_EQ(((capture_fn)fn)(NULL, CU_STREAM_CAPTURE_MODE_GLOBAL), CUDA_ERROR_NOT_SUPPORTED);
+    }
+    const char *stubbed[] = { "cuGraphCreate", "cuGraphLaunch", "cuGLInit", "cuGraphicsGLRegisterBuffer",
+                              "cuVDPAUGetDevice", "cuEGLStreamConsumerConnect", "cuProfilerInitialize",
+                              "cuTexObjectCreate", "cuMemCreate", "cuArrayCreate" };
+    for (unsigned i = 0; i < sizeof stubbed / sizeof stubbed[0]; i++)
+        for (int flag = 0; flag < 3; flag++) {
+            fn = NULL;
+            CUresult r = cuGetProcAddress(stubbed[i], &fn, 13000, (cuuint64_t)flag, &qs);
+            CHECK_MSG(r == CUDA_SUCCESS && fn && qs == CU_GET_PROC_ADDRESS_SUCCESS,
+                      "%s flag %d: %d", stubbed[i], flag, (int)r);
+        }
+    fn = NULL;
+    CHECK_EQ(cuGetProcAddress("cuGLInit", &fn, 13000, CU_GET_PROC_ADDRESS_DEFAULT, &qs), CUDA_SUCCESS);
+    if (fn)
+        CHECK_EQ(((void_fn)fn)(), CUDA_ERROR_NOT_SUPPORTED);
+    /* the 32-bit ABI of CUDA 2.0 is not implemented: its stub, not the 64-bit entry point */
+    fn = NULL;
+    CHECK_EQ(cuGetProcAddress("cuMemAlloc", &fn, 3000, CU_GET_PROC_ADDRESS_DEFAULT, &qs), CUDA_SUCCESS);
+    CHECK(fn != NULL && fn != (void *)my_alloc);
+    if (fn) {
+        unsigned p32 = 0;
+        CHECK_EQ(((alloc32_fn)fn)(&p32, 64), CUDA_ERROR_NOT_SUPPORTED);
+    }
+    /* the profiler entry points are implemented (no profiler attached is not an error) */
+    fn = NULL;
+    CHECK_EQ(cuGetProcAddress("cuProfilerStart", &fn, 13000, CU_GET_PROC_ADDRESS_DEFAULT, &qs), CUDA_SUCCESS);
+    CHECK(fn == (void *)&cuProfilerStart);
+    if (fn)
+        CHECK_EQ(((void_fn)fn)(), CUDA_SUCCESS);
+    fn = NULL;
+    CHECK_EQ(cuGetProcAddress("cuProfilerStop", &fn, 13000, CU_GET_PROC_ADDRESS_DEFAULT, &qs), CUDA_SUCCESS);
+    if (fn)
+        CHECK_EQ(((void_fn)fn)(), CUDA_SUCCESS);
 
     /* Unknown names and versions older than the function. */
     fn = (void *)1;

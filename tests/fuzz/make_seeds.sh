@@ -5,10 +5,10 @@
 #            wrapper input (mode byte 2, objects split by "FBSP"); byte 0 of each seed is the
 #            harness's mode byte (see fuzz_fatbin.c)
 #   ptx/     nvcc -ptx of test programs, plus tests/ptx/*.ptx and bench/jit_kernels.ptx
-#   sass/    the first 4 KiB of the .text sections of a few test programs' sm_75/sm_80 cubins
-#            (byte 0: the SM selector of fuzz_sass.c)
 #   cubin/   nvcc -cubin of small test programs for sm_75/80/90, a -rdc=true object and a
 #            kernel with 4.8 KB of parameters (KPARAM_INFO_V2); each under 64 KiB (max_len)
+#   sass/    the first 4 KiB of the .text sections of a few test programs' sm_75/sm_80 cubins
+#            (byte 0: the SM selector of fuzz_sass.c)
 # Run by hand when the test programs change; run_fuzz.sh only reads the committed seeds.
 set -eu
 cd "$(dirname "$0")/../.."
@@ -39,18 +39,6 @@ fb noptx 00 -gencode arch=compute_90,code=sm_90 tests/cuda/k_vote.cu
 "$NVCC" -fatbin -rdc=true -arch=sm_90 --compress-mode=none -Itests tests/cuda/k_rdc.cu -o "$TMP/a.fatbin"
 "$NVCC" -fatbin -rdc=true -arch=sm_90 -Itests -x cu tests/cuda/k_rdc_b.cu.inc -o "$TMP/b.fatbin"
 { printf '\x02'; cat "$TMP/a.fatbin"; printf 'FBSP'; cat "$TMP/a.fatbin"; printf 'FBSP'; cat "$TMP/b.fatbin"; } > "$S/fatbin/rdc_v2"
-mkdir -p "$S/sass"
-cc -O2 -I. -o "$TMP/sass_tool" tests/sass/sass_tool.c npu_runtime/kernel/sass_decode.c \
-    npu_runtime/kernel/sass_decode_ctl.c npu_runtime/kernel/sass_format.c -lzstd -llz4 -lm
-for p in k_shfl k_atomics_global k_half k_calls k_wmma k_cp_async; do
-    for sm in 75 80; do
-        sel=$([ $sm = 75 ] && echo 00 || echo 01)
-        "$NVCC" -cubin -arch=sm_$sm -Itests "tests/cuda/$p.cu" -o "$TMP/$p.cubin" 2>/dev/null || continue
-        "$TMP/sass_tool" blob $sm "$TMP/$p.bin" "$TMP/$p.cubin" >/dev/null
-        { printf "\\x$sel"; head -c 4096 "$TMP/$p.bin"; } > "$S/sass/${p}_sm$sm"
-    done
-done
-ls -la "$S/fatbin" "$S/ptx" "$S/sass" | tail -n +1
 cb() { # name nvcc-args...
     local name=$1; shift
     "$NVCC" -cubin -Itests "$@" -o "$S/cubin/$name.cubin" || echo "skip cubin $name"
@@ -62,4 +50,15 @@ cb shfl_sm90 -arch=sm_90 tests/cuda/k_shfl.cu
 printf 'struct B { float v[1200]; };\n__global__ void k(B b, float *o) { o[threadIdx.x] = b.v[threadIdx.x]; }\n' > "$TMP/big.cu"
 cb bigparams_sm80 -arch=sm_80 "$TMP/big.cu"
 cb rdc_sm80 -arch=sm_80 -rdc=true tests/cuda/k_rdc.cu
-ls -la "$S/fatbin" "$S/ptx" "$S/cubin" | tail -n +1
+mkdir -p "$S/sass"
+cc -O2 -I. -o "$TMP/sass_tool" tests/sass/sass_tool.c npu_runtime/kernel/sass_decode.c \
+    npu_runtime/kernel/sass_decode_ctl.c npu_runtime/kernel/sass_format.c -lzstd -llz4 -lm
+for p in k_shfl k_atomics_global k_half k_calls k_wmma k_cp_async; do
+    for sm in 75 80; do
+        sel=$([ $sm = 75 ] && echo 00 || echo 01)
+        "$NVCC" -cubin -arch=sm_$sm -Itests "tests/cuda/$p.cu" -o "$TMP/$p.cubin" 2>/dev/null || continue
+        "$TMP/sass_tool" blob $sm "$TMP/$p.bin" "$TMP/$p.cubin" >/dev/null
+        { printf "\\x$sel"; head -c 4096 "$TMP/$p.bin"; } > "$S/sass/${p}_sm$sm"
+    done
+done
+ls -la "$S/fatbin" "$S/ptx" "$S/cubin" "$S/sass" | tail -n +1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run_fuzz.sh - builds the libFuzzer harnesses (clang-14 -fsanitize=fuzzer,address,undefined)
 # for the fatbin reader (fuzz_fatbin), the PTX translator (fuzz_ptx), module loading with
-# variable initialisers (fuzz_module), the SASS decoder (fuzz_sass) and the cubin loader (fuzz_cubin), replays the regression corpus
+# variable initialisers (fuzz_module), the cubin loader (fuzz_cubin) and the SASS decoder (fuzz_sass), replays the regression corpus
 # (tests/fuzz/regress/<harness>/: minimised inputs of crashes found and fixed), then fuzzes
 # each harness for FUZZ_TIME seconds (default 20) from the seeds (tests/fuzz/seeds/<harness>/,
 # made by make_seeds.sh) plus the corpus grown by earlier runs (build/fuzz/corpus-<harness>).
@@ -20,21 +20,20 @@ declare -A SRCS=(
     [fatbin]="npu_runtime/kernel/fatbin.c npu_runtime/log.c"
     [ptx]="npu_runtime/kernel/ptx_parse.c npu_runtime/kernel/ptx_emit.c npu_runtime/log.c"
     [module]="npu_runtime/kernel/module.c npu_runtime/kernel/ptx_parse.c npu_runtime/kernel/ptx_emit.c npu_runtime/log.c"
-    [sass]="npu_runtime/kernel/sass_decode.c npu_runtime/kernel/sass_decode_ctl.c npu_runtime/kernel/sass_format.c"
     [cubin]="npu_runtime/kernel/cubin.c npu_runtime/log.c"
+    [sass]="npu_runtime/kernel/sass_decode.c npu_runtime/kernel/sass_decode_ctl.c npu_runtime/kernel/sass_format.c"
 )
 # fuzz_module stubs npu_mem_alloc_module/npu_mem_free/npu_jit_load (exactly-sized blocks, no
 # JIT): its stubs come first on the command line and win over the archive's definitions.
 declare -A LDX=([module]="-Wl,--allow-multiple-definition")
-declare -A SEEDS=([fatbin]=fatbin [ptx]=ptx [module]=ptx [sass]=sass [cubin]=cubin)
+declare -A SEEDS=([fatbin]=fatbin [ptx]=ptx [module]=ptx [cubin]=cubin [sass]=sass)
 # The sources under test are instrumented; whatever else of the runtime they reach (memory,
 # device ...) comes uninstrumented from build/libnpu_runtime.a when it exists (make test builds
 # it first), so a new cross-module call in a translator file does not break these builds.
 RTLIBS="-lzstd -llz4 -ldl -lpthread"
 [ -f build/libnpu_runtime.a ] && RTLIBS="build/libnpu_runtime.a -lopenblas -lffi -lzstd -llz4 -ldl -lm -lpthread"
 export TRANSFER_TO_NPU_LOG=off
-for h in fatbin ptx module sass; do
-for h in fatbin ptx module cubin; do
+for h in fatbin ptx module cubin sass; do
     log=build/tests/logs/fuzz-$h.log
     bin=$B/fuzz_$h
     # shellcheck disable=SC2086

@@ -7,6 +7,10 @@
     check_obs.py report-exitcb STEM
     check_obs.py trace-unit   TRACE.json N_THREADS N_COPIES   trace of obs_unit (runtime only)
     check_obs.py trace-capped TRACE.json CAP
+    check_obs.py report-kernels STEM N  obs_unit with N fake kernels: every one listed
+    check_obs.py trace-profiler TRACE.json MODE   `obs_prog profiler` (MODE mark|profiler)
+    check_obs.py report-signal STEM TRACE.json   `obs_prog spin` killed by a signal
+    check_obs.py report-unsupported STEM NAME=COUNT...  STEM.unsupported.csv lists exactly these
     check_obs.py smi-has      PID MIB     `npu-smi info` output on stdin lists PID with >= MIB
     check_obs.py smi-lacks    PID         ... does not list PID
 Exit 0 when every check holds; otherwise prints each failure.
@@ -214,6 +218,88 @@ def report_unit(stem):
     check("memcpy D2D" in ops and "memset" in ops and "cube gemm f32" in ops, "ops %r" % list(ops))
 
 
+def report_kernels(stem, n):
+    ks = [r for r in read_csv(stem + ".kernels.csv") if r["kernel"].startswith("obs_kernel_")]
+    check(len(ks) == n, "kernels.csv lists %d obs kernels, expected %d" % (len(ks), n))
+    got = {r["kernel"]: int(r["launches"]) for r in ks}
+    bad = [k for k in range(n) if got.get("obs_kernel_%05d" % k) != k % 3 + 1]
+    check(not bad, "launch counts wrong for %d kernels, first %r" % (len(bad), bad[:5]))
+    with open(stem + ".txt") as f:
+        txt = f.read()
+    check("Kernels: %d distinct" % n in txt or "Kernels: %d distinct" % (n + 1) in txt,
+          "summary kernel count: %r" % re.findall(r"Kernels: .*", txt))
+    check("missing" not in txt, "the summary says kernels are missing")
+
+
+def trace_profiler(path, mode):
+    """obs_prog profiler launches scale_kernel with grids 1, 2, 3, 4, 5: grid 1 before any
+    cudaProfilerStart, 2 inside the first range, 3 after its Stop, 4 inside a second range
+    (a Start while started in between changes nothing), 5 after the second Stop."""
+    d, evs, xs = load_trace(path)
+    check_structure(evs, [e for e in xs if e["cat"] != "profiler_range"])
+    od = d["otherData"]
+    check(od.get("profiler_ranges") == 2, "profiler_ranges %r" % od.get("profiler_ranges"))
+    check(od.get("profiler_range_mode") == mode, "mode %r" % od.get("profiler_range_mode"))
+    ranges = [e for e in xs if e["cat"] == "profiler_range"]
+    check([e["name"] for e in ranges] == ["profiler range 1", "profiler range 2"], "range slices %r" % ranges)
+    ks = {}
+    for e in xs:
+        if e["cat"].split(",")[0] == "kernel":
+            ks[e["args"]["grid"]] = e
+    inside = {"(2,1,1)", "(4,1,1)"}
+    for g in ("(1,1,1)", "(2,1,1)", "(3,1,1)", "(4,1,1)", "(5,1,1)"):
+        if mode == "profiler" and g not in inside:
+            check(g not in ks, "kernel grid %s outside the ranges was kept" % g)
+            continue
+        if not check(g in ks, "no kernel with grid %s" % g):
+            continue
+        marked = "outside_profiler_range" in ks[g]["cat"].split(",")
+        check(marked == (g not in inside), "kernel grid %s cat %r" % (g, ks[g]["cat"]))
+        r = ranges[0] if g == "(2,1,1)" else ranges[1] if g == "(4,1,1)" else None
+        if r:
+            check(r["ts"] <= ks[g]["ts"] <= r["ts"] + r["dur"], "kernel %s not inside its range slice" % g)
+    if mode == "profiler":
+        check(od.get("left_out_outside_profiler_range", 0) > 0, "nothing left out")
+        check(all("outside_profiler_range" not in e["cat"] for e in xs), "an event outside was kept")
+    else:
+        check(od.get("outside_profiler_range", 0) >= 3, "outside count %r" % od.get("outside_profiler_range"))
+    # the Start calls overlap the ranges they open: inside, in both modes
+    starts = [e for e in xs if e["name"] == "cudaProfilerStart"]
+    check(len(starts) == 3 and all("error" not in e.get("args", {}) and
+                                   "outside_profiler_range" not in e["cat"] for e in starts),
+          "cudaProfilerStart spans %r" % starts)
+
+
+def report_signal(stem, trace):
+    with open(stem + ".txt") as f:
+        txt = f.read()
+    for s in ("migration report", "CUDA API calls", "Kernels", "Peak memory per device", "NPU 0:"):
+        check(s in txt, "summary lacks %r" % s)
+    api = {r["API"]: r for r in read_csv(stem + ".api.csv")}
+    check(int(api.get("cudaMalloc", {}).get("count", 0)) == 1, "cudaMalloc %r" % api.get("cudaMalloc"))
+    ks = read_csv(stem + ".kernels.csv")
+    check(len(ks) == 1 and int(ks[0]["launches"]) >= 1, "kernels.csv %r" % ks)
+    mem = read_csv(stem + ".memory.csv")
+    check(len(mem) >= 1 and int(mem[0]["allocated_at_exit"]) > 0, "memory.csv %r (killed while holding memory)" % mem)
+    d, evs, xs = load_trace(trace)
+    check_structure(evs, xs)
+    check(any(e["cat"] == "kernel" for e in xs), "no kernel span in the trace")
+
+
+def report_unsupported(stem, expected):
+    """expected: {name: count}; the unsupported calls must be exactly these (a static cudart
+    resolves every driver entry point at start-up: none of the stubs may be called then)."""
+    uns = {r["API"]: r for r in read_csv(stem + ".unsupported.csv")}
+    check(set(uns) == set(expected), "unsupported.csv lists %r, expected %r" % (sorted(uns), sorted(expected)))
+    with open(stem + ".txt") as f:
+        txt = f.read()
+    for name, count in expected.items():
+        check(name in uns and uns[name]["count"] == str(count) and uns[name]["library"] == "driver",
+              "unsupported.csv %s: %r" % (name, uns.get(name)))
+        check(re.search(r"^%s +%d +suggestion" % (re.escape(name), count), txt, re.M) is not None,
+              "summary does not name %s" % name)
+
+
 def trace_capped(path, cap):
     d, evs, xs = load_trace(path)
     check(len(xs) == cap, "%d events with a cap of %d" % (len(xs), cap))
@@ -245,6 +331,14 @@ def main(a):
         report_unit(a[1])
     elif cmd == "trace-capped":
         trace_capped(a[1], int(a[2]))
+    elif cmd == "report-kernels":
+        report_kernels(a[1], int(a[2]))
+    elif cmd == "trace-profiler":
+        trace_profiler(a[1], a[2])
+    elif cmd == "report-signal":
+        report_signal(a[1], a[2])
+    elif cmd == "report-unsupported":
+        report_unsupported(a[1], {x.split("=")[0]: int(x.split("=")[1]) for x in a[2:]})
     elif cmd in ("smi-has", "smi-lacks"):
         text = sys.stdin.read()
         check("NPU   Name" in text and "Health" in text and "HBM-Usage(MB)" in text and "Process memory(MB)" in text,

@@ -9,12 +9,24 @@
 //                       file F exists (at most 60 s), frees and exits
 //   obs_prog exitcb     exits (exit(0)) from inside a host callback on a stream, while a
 //                       kernel and API calls are in flight: report and trace must still be whole
+//   obs_prog profiler   scale_kernel with grids 1..5: 1 before cudaProfilerStart, 2 in the first
+//                       range, 3 between ranges, 4 in the second range, 5 after it (plus a
+//                       Start while started and a Stop while stopped, which change nothing)
+//   obs_prog spin [own|late]  allocates 1 MiB, launches scale_kernel until killed (at most
+//                       60 s), printing "READY <pid>" after the first one. SIGINT is reset to
+//                       its default first (a background job of a script starts with it
+//                       ignored). own: installs its own SIGTERM/SIGINT handler before any CUDA
+//                       call; late: after the first CUDA call; either handler makes the loop
+//                       stop and the program exit(7)
+#include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 #include <cublas_v2.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 __global__ void scale_kernel(float *x, float a, int n)
@@ -144,8 +156,82 @@ static int exitcb(void)
     return 3;
 }
 
+static int profiler(void)
+{
+    const int n = 4096;
+    float *d, h[4096];
+    for (int i = 0; i < n; i++) h[i] = 1.0f;
+    OK(cudaMalloc(&d, n * sizeof(float)));
+    OK(cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice));
+    for (int g = 1; g <= 5; g++) {
+        if (g == 2 || g == 4) {
+            OK(cudaProfilerStart());
+            if (g == 4)
+                OK(cudaProfilerStart());    /* already started: nothing changes */
+        }
+        scale_kernel<<<g, 128>>>(d, 2.0f, g * 128);
+        OK(cudaGetLastError());
+        OK(cudaDeviceSynchronize());
+        if (g == 2 || g == 4)
+            OK(cudaProfilerStop());
+        if (g == 2)
+            OK(cudaProfilerStop());         /* already stopped: nothing changes */
+    }
+    OK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < n; i++) {       /* element i was scaled by the grids that covered it */
+        float r = 1.0f;
+        for (int g = 1; g <= 5; g++)
+            if (i < g * 128) r = r * 2.0f + 1.0f;
+        if (h[i] != r) { fprintf(stderr, "profiler run: element %d %g != %g\n", i, h[i], r); return 1; }
+    }
+    OK(cudaFree(d));
+    return 0;
+}
+
+static volatile sig_atomic_t stop_requested;
+static void own_handler(int sig) { stop_requested = sig; }
+
+static void install_own(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = own_handler;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+}
+
+static int spin(const char *how)
+{
+    signal(SIGINT, SIG_DFL);
+    if (how && !strcmp(how, "own"))
+        install_own();
+    float *d;
+    OK(cudaMalloc(&d, 1 << 20));
+    OK(cudaMemset(d, 0, 1 << 20));
+    if (how && !strcmp(how, "late"))
+        install_own();
+    time_t t0 = time(NULL);
+    for (int i = 0; time(NULL) - t0 < 60 && !stop_requested; i++) {
+        scale_kernel<<<64, 128>>>(d, 1.0f, 64 * 128);
+        OK(cudaDeviceSynchronize());
+        if (i == 0) {
+            printf("READY %d\n", (int)getpid());
+            fflush(stdout);
+        }
+        usleep(100);
+    }
+    if (stop_requested)
+        exit(7);
+    return 3;                            /* never killed: the test failed */
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "profiler"))
+        return profiler();
+    if (argc > 1 && !strcmp(argv[1], "spin"))
+        return spin(argc > 2 ? argv[2] : NULL);
     if (argc > 1 && !strcmp(argv[1], "hold"))
         return hold(argc > 2 ? strtoul(argv[2], NULL, 10) : 64, argc > 3 ? argv[3] : NULL);
     if (argc > 1 && !strcmp(argv[1], "exitcb"))

@@ -4,7 +4,10 @@
  * a memset, a host function) plus one direct cube GEMM on the main thread, all checked
  * against host computations. tests/obs/run_obs.sh runs it with TRANSFER_TO_NPU_TRACE and
  * TRANSFER_TO_NPU_REPORT set and checks the files it leaves (check_obs.py trace-unit).
- * Usage: obs_unit NTHREADS NCOPIES
+ * Usage: obs_unit NTHREADS NCOPIES [NKERNELS]
+ * NKERNELS: that many distinct kernels (fake infos named obs_kernel_NNNNN, kernel i launched
+ * i % 3 + 1 times) go through the kernel hook: the report must list every one (it stopped
+ * at 2048 once; check_obs.py report-kernels).
  */
 #include "npu_runtime/npu.h"
 #include "npu_runtime/npu_cube.h"
@@ -13,6 +16,7 @@
 #include "check.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +95,19 @@ int main(int argc, char **argv)
     for (int i = 0; i < nthreads; i++) {
         pthread_join(t[i], NULL);
         CHECK_MSG(ok[i], "stream thread %d", i);
+    }
+
+    int nkernels = argc > 3 ? atoi(argv[3]) : 0;
+    npu_kfunc_info_t *infos = nkernels > 0 ? calloc((size_t)nkernels, sizeof *infos) : NULL;
+    char (*names)[32] = nkernels > 0 ? calloc((size_t)nkernels, sizeof *names) : NULL;
+    CHECK(nkernels <= 0 || (infos && names));
+    for (int i = 0; infos && names && i < nkernels; i++) {
+        snprintf(names[i], sizeof names[i], "obs_kernel_%05d", i);
+        infos[i].name = names[i];
+        for (int r = 0; r < i % 3 + 1; r++) {
+            uint32_t g1[3] = { (uint32_t)i + 1, 1, 1 }, b1[3] = { 32, 1, 1 };
+            NPU_OBS_KERNEL_SCOPE(&infos[i], g1, b1);
+        }
     }
 
     /* A GEMM run directly on this thread (not in a stream item): 3x5x7, column-major. */

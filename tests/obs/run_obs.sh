@@ -31,6 +31,10 @@ if ! [ "$O/obs_prog" -nt tests/obs/obs_prog.cu ]; then
     /usr/local/cuda/bin/nvcc -cudart shared -Itests tests/obs/obs_prog.cu -lcublas -o "$O/obs_prog" \
         >"$W/build-prog.log" 2>&1 || cat "$W/build-prog.log"
 fi
+if ! [ "$O/static_unsupported" -nt tests/cuda/static_unsupported.cu ]; then
+    /usr/local/cuda/bin/nvcc -cudart static -Itests tests/cuda/static_unsupported.cu -o "$O/static_unsupported" \
+        >"$W/build-static.log" 2>&1 || cat "$W/build-static.log"
+fi
 run_cuda() { local mode=$1; shift; env "$@" LD_PRELOAD="$PRE" timeout -k 5 120 "$O/obs_prog" "$mode"; }  # MODE VAR=value...
 
 # --- every exported entry point carries NPU_API_SCOPE (so the report sees every call) ---
@@ -74,6 +78,64 @@ verdict relative_paths $? "$W/rel.log"
 (run_cuda exitcb TRANSFER_TO_NPU_TRACE=$W/x.json TRANSFER_TO_NPU_REPORT=$W/x.txt &&
     $CHK trace-exitcb "$W/x.json" && $CHK report-exitcb "$W/x") >"$W/x.log" 2>&1
 verdict exit_in_callback $? "$W/x.log"
+
+# --- more kernels than the report's first table holds (it once stopped at 2048) ---
+(cd "$W" && TRANSFER_TO_NPU_REPORT=$W/k.txt TRANSFER_TO_NPU_TRACE=$W/k.json timeout 120 "$O/obs_unit" 1 4 5000 &&
+    $CHK report-kernels "$W/k" 5000 && python3 -m json.tool "$W/k.json" >/dev/null) >"$W/k.log" 2>&1
+verdict report_5000_kernels $? "$W/k.log"
+
+# --- static cudart: an unimplemented driver function is named in the report ---
+(env TRANSFER_TO_NPU_REPORT=$W/st.txt LD_PRELOAD="$PRE" LD_LIBRARY_PATH="$B/lib" timeout -k 5 120 \
+    "$O/static_unsupported" && $CHK report-unsupported "$W/st" cuGraphCreate=2 cuIpcGetMemHandle=1) \
+    >"$W/st.log" 2>&1
+verdict report_static_unsupported $? "$W/st.log"
+
+# --- cudaProfilerStart/Stop ranges: marked by default, or the only events kept ---
+(run_cuda profiler TRANSFER_TO_NPU_TRACE=$W/p.json && $CHK trace-profiler "$W/p.json" mark) >"$W/p.log" 2>&1
+verdict trace_profiler_marked $? "$W/p.log"
+(run_cuda profiler TRANSFER_TO_NPU_TRACE=$W/po.json TRANSFER_TO_NPU_TRACE_RANGE=profiler &&
+    $CHK trace-profiler "$W/po.json" profiler) >"$W/po.log" 2>&1
+verdict trace_profiler_only $? "$W/po.log"
+
+# --- killed by a signal: report and trace are still written, and the process dies by it ---
+# spin_kill NAME SIGNAL EXPECTED_RC [spin argument]
+spin_kill() {
+    local name=$1 sig=$2 want=$3 how=${4:-} out=$W/$1.out
+    env TRANSFER_TO_NPU_REPORT=$W/$name.txt TRANSFER_TO_NPU_TRACE=$W/$name.json LD_PRELOAD="$PRE" \
+        timeout -k 5 90 "$O/obs_prog" spin $how </dev/null >"$out" 2>&1 &
+    local bg=$! pid=""
+    for _ in $(seq 600); do grep -q READY "$out" && break; sleep 0.1; done
+    pid=$(sed -n 's/^READY //p' "$out")
+    [ -n "$pid" ] || { echo "spin did not start"; cat "$out"; kill "$bg"; return 1; }
+    kill -s "$sig" "$pid"
+    wait "$bg"; local rc=$?
+    [ "$rc" -eq "$want" ] || { echo "exit status $rc, expected $want"; cat "$out"; return 1; }
+    $CHK report-signal "$W/$name" "$W/$name.json"
+}
+spin_kill term TERM 143 >"$W/term.log" 2>&1
+verdict killed_by_sigterm $? "$W/term.log"
+spin_kill int INT 130 >"$W/int.log" 2>&1
+verdict killed_by_sigint $? "$W/int.log"
+spin_kill own TERM 7 own >"$W/own.log" 2>&1
+verdict sigterm_program_handler_first $? "$W/own.log"
+spin_kill late TERM 7 late >"$W/late.log" 2>&1
+verdict sigterm_program_handler_later $? "$W/late.log"
+# through timeout(1), the way a batch job ends: timeout relays the SIGTERM it gets to the
+# program (sent once the program is running, so the test does not depend on timing)
+timeout_test() {
+    local out=$W/to.out
+    env TRANSFER_TO_NPU_REPORT=$W/to.txt TRANSFER_TO_NPU_TRACE=$W/to.json LD_PRELOAD="$PRE" \
+        timeout --preserve-status -s TERM 600 "$O/obs_prog" spin </dev/null >"$out" 2>&1 &
+    local bg=$!
+    for _ in $(seq 600); do grep -q READY "$out" && break; sleep 0.1; done
+    grep -q READY "$out" || { echo "spin did not start"; cat "$out"; kill "$bg"; return 1; }
+    kill -s TERM "$bg"
+    wait "$bg"; local rc=$?
+    [ "$rc" -eq 143 ] || { echo "exit status $rc, expected 143"; cat "$out"; return 1; }
+    $CHK report-signal "$W/to" "$W/to.json"
+}
+timeout_test >"$W/to.log" 2>&1
+verdict timeout_sigterm $? "$W/to.log"
 
 # --- off by default; bad paths do not hurt the program ---
 mkdir -p "$W/quiet"
