@@ -136,7 +136,7 @@ typedef struct exec_fiber {
     uint32_t mask, b, c;
     uint64_t val;
     uint32_t result, pred;
-    uintptr_t site;             /* activemask call site */
+    uint32_t site;              /* activemask: the instruction's id */
     int bar_op;
     struct exec_fiber *bar_next;
     uint32_t rs[16];            /* warp lockstep: reconvergence points entered (ptx_lockstep.c) */
@@ -909,7 +909,7 @@ static uint32_t rt_redux(npu_tctx_t *t, int op, uint32_t v, uint32_t mask)
 /* activemask: the lanes that are "converged" with the caller. Fibers have no notion of
  * convergence, so it is approximated by program point: a lane calling activemask waits until
  * every other live lane of its warp is suspended somewhere (or exited); then the lanes waiting
- * in activemask at the same call site (return address into the translated code) form one
+ * in activemask at the same instruction (the id the translator passes) form one
  * group and each gets that group's mask. Outside divergent code this is every live lane;
  * in `if (cond) { m = __activemask(); ... }` it is the lanes that took the branch, which is
  * what coalesced_threads() and warp-aggregated atomics need. */
@@ -922,7 +922,7 @@ static void am_try(exec_worker_t *w, unsigned warp)
         return;
     exec_fiber_t *base = &w->fibers[warp * 32];
     while (ws->am_pending) {
-        uintptr_t site = base[__builtin_ctz(ws->am_pending)].site;
+        uint32_t site = base[__builtin_ctz(ws->am_pending)].site;
         uint32_t g = 0;
         for (uint32_t m = ws->am_pending; m; m &= m - 1)
             if (base[__builtin_ctz(m)].site == site)
@@ -939,7 +939,7 @@ static void am_try(exec_worker_t *w, unsigned warp)
     }
 }
 
-__attribute__((noinline)) static uint32_t rt_activemask(npu_tctx_t *t)
+static uint32_t rt_activemask(npu_tctx_t *t, uint32_t site)
 {
     exec_fiber_t *f = t ? t->exec : NULL;
     if (!f)
@@ -947,7 +947,7 @@ __attribute__((noinline)) static uint32_t rt_activemask(npu_tctx_t *t)
     exec_worker_t *w = f->w;
     exec_warp_t *ws = &w->warps[t->warp];
     uint32_t bit = 1u << t->lane;
-    f->site = (uintptr_t)__builtin_return_address(0);
+    f->site = site;
     ws->am_pending |= bit;
     ws->blocked |= bit;
     am_try(w, t->warp);

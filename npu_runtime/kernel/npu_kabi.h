@@ -20,7 +20,7 @@
 #define NPU_KABI_H
 #include <stdint.h>
 
-#define NPU_KABI_VERSION 4
+#define NPU_KABI_VERSION 5
 
 typedef struct npu_krt npu_krt_t;
 
@@ -85,7 +85,7 @@ struct npu_krt {
     uint32_t (*match_any)(npu_tctx_t *t, uint64_t v, uint32_t mask);
     uint32_t (*match_all)(npu_tctx_t *t, uint64_t v, uint32_t mask, uint32_t *pred);
     uint32_t (*redux)(npu_tctx_t *t, int op, uint32_t v, uint32_t mask);
-    uint32_t (*activemask)(npu_tctx_t *t);
+    uint32_t (*activemask)(npu_tctx_t *t, uint32_t site);   /* site: the instruction's id */
     /* Faults: do not return. The block is abandoned and the launch fails with the matching
      * sticky status; the log names kernel, block, thread (and address). */
     void (*trap)(npu_tctx_t *t);

@@ -166,7 +166,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Static_assert(NPU_KABI_VERSION == 4, "npu_kabi.h changed: check the prelude and bump PTX_TRANSLATOR_VERSION");
+_Static_assert(NPU_KABI_VERSION == 5, "npu_kabi.h changed: check the prelude and bump PTX_TRANSLATOR_VERSION");
 
 /* The texts pasted into every generated file (see the header comment of ptx_prelude.h). */
 __asm__(".section .rodata\n"
@@ -852,6 +852,15 @@ static const char *fin(emit_t *E, const ptx_insn_t *in, int i, ty_t t)
 static int half_flags(const ptx_insn_t *in)
 {
     return (has(in, "ftz") ? 1 : 0) | (has(in, "sat") ? 2 : 0) | (has(in, "NaN") ? 4 : 0) | (has(in, "relu") ? 8 : 0);
+}
+
+/* rt->activemask with the instruction's identity: lanes waiting at the same PTX instruction
+ * form one group. The call's return address was the identity before, but gcc duplicates a call
+ * on the paths of an if/else it threads (a SASS-lifted vote after @!P0 IMAD got two call
+ * sites, splitting one converged warp into two groups). */
+static const char *am_call(emit_t *E, const ptx_insn_t *in)
+{
+    return S(E, "rt->activemask(t, %uu)", ((uint32_t)E->f->text_id << 24) ^ (uint32_t)in->line);
 }
 
 static int emit_half(emit_t *E, const ptx_insn_t *in, const char *op, ty_t t)
@@ -1819,7 +1828,7 @@ static void emit_collective(emit_t *E, const ptx_insn_t *in)
         NEED(has(in, "sync") ? 3 : 2);
         int mode = has(in, "all") ? 0 : has(in, "any") ? 1 : has(in, "uni") ? 2 : has(in, "ballot") ? 3 : -1;
         if (mode < 0) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
-        const char *x = S(E, "rt->vote(t, %d, (uint32_t)%s, %s)", mode, A(1, pr), has(in, "sync") ? A(2, u32) : "rt->activemask(t)");
+        const char *x = S(E, "rt->vote(t, %d, (uint32_t)%s, %s)", mode, A(1, pr), has(in, "sync") ? A(2, u32) : am_call(E, in));
         if (mode == 3) wr(E, in, &in->ops[0], u32, x);
         else wr(E, in, &in->ops[0], pr, S(E, "(%s != 0)", x));
         return;
@@ -1857,7 +1866,7 @@ static void emit_collective(emit_t *E, const ptx_insn_t *in)
         wr(E, in, &in->ops[0], u32, S(E, "rt->redux(t, %d, %s, %s)", mode, A(1, u32), A(2, u32)));
         return;
     }
-    if (!strcmp(op, "activemask")) { NEED(1); wr(E, in, &in->ops[0], u32, "rt->activemask(t)"); return; }
+    if (!strcmp(op, "activemask")) { NEED(1); wr(E, in, &in->ops[0], u32, am_call(E, in)); return; }
     if (!strcmp(op, "elect")) {
         NEED(2);
         const ptx_opnd_t *d = &in->ops[0];

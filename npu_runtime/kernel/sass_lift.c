@@ -83,6 +83,7 @@ typedef struct lift {
     char *label;                /* per instruction: a label precedes it */
     lsb_t *o;                   /* the kernel body */
     const sass_insn_t *cur;
+    int dyn_calls;              /* calls through pointers or recursion: a runtime-sized stack */
     char g[24];                 /* guard prefix of the current instruction ("@!%p0 ") */
     int nt, nd, nq;             /* temporaries used by the current instruction */
     int mt, md, mq;             /* ... most used by any (declarations) */
@@ -108,11 +109,33 @@ static const char *S(lift_t *L, const char *fmt, ...)
     return b;
 }
 
+static const char *TQ(lift_t *L);
+
+/* One line under the instruction's guard. A line with its own predicate ("@%q bra L") under
+ * a guard becomes "@(guard and q)": PTX takes one guard. */
 static void __attribute__((format(printf, 2, 3))) E(lift_t *L, const char *fmt, ...)
 {
-    lsb_add(L->o, "\t%s", L->g);
     va_list ap;
     va_start(ap, fmt);
+    if (L->g[0] && fmt[0] == '@') {
+        char line[512];
+        vsnprintf(line, sizeof line, fmt, ap);
+        va_end(ap);
+        const char *p = line + 1, *sp = strchr(line, ' ');
+        int neg = *p == '!';
+        if (neg) p++;
+        if (!sp) { lsb_add(L->o, "\t%s%s\n", L->g, line); return; }
+        const char *g = TQ(L);
+        lsb_add(L->o, "\t%s.pred %s, %%%s%u;\n", L->cur->guard_not ? "not" : "mov", g, L->cur->guard_uniform ? "up" : "p", L->cur->guard);
+        if (neg) {
+            const char *t = TQ(L);
+            lsb_add(L->o, "\tnot.pred %s, %.*s;\n", t, (int)(sp - p), p);
+            lsb_add(L->o, "\tand.pred %s, %s, %s;\n", g, g, t);
+        } else lsb_add(L->o, "\tand.pred %s, %s, %.*s;\n", g, g, (int)(sp - p), p);
+        lsb_add(L->o, "\t@%s%s\n", g, sp);
+        return;
+    }
+    lsb_add(L->o, "\t%s", L->g);
     lsb_vadd(L->o, fmt, ap);
     va_end(ap);
     lsb_add(L->o, "\n");
@@ -505,21 +528,27 @@ static void op_imad(lift_t *L, const sass_insn_t *in)
         dst64(L, d, r);
         return;
     }
-    const char *c = isrc(L, C), *r = T32(L);
     if (hi) {
-        const char *p = T64(L), *ph = T32(L), *pl = T32(L);
+        /* IMAD.HI d, a, b, c: c is the register pair c:c+1 (ptxas's reciprocal refinement
+         * IMAD.HI.U32 R7, R7, R23, R6 after R6 = 0 is R7 + umulhi(R7, R23)); d = the high word
+         * of a*b + c64, the carry out bit 64 of that sum */
+        const char *c = src64(L, C);
+        if (C->flags & SASS_OF_NEG) E(L, "neg.s64 %s, %s;", c, c);
+        const char *p = T64(L), *sum = T64(L), *ph = T32(L), *pl = T32(L), *r = T32(L);
         E(L, "mul.wide.%s32 %s, %s, %s;", sgn ? "s" : "u", p, a, b);
-        E(L, "mov.b64 {%s, %s}, %s;", pl, ph, p);
-        const char *sum = T64(L), *w = T64(L);
-        E(L, "cvt.u64.u32 %s, %s;", sum, ph);
-        E(L, "cvt.u64.u32 %s, %s;", w, c);
-        E(L, "add.u64 %s, %s, %s;", sum, sum, w);
-        if (cin) { const char *w2 = T64(L); E(L, "cvt.u64.u32 %s, %s;", w2, cin); E(L, "add.u64 %s, %s, %s;", sum, sum, w2); }
-        if (PC && PC->reg < SASS_PT) E(L, "setp.ge.u64 %s, %s, 0x100000000;", pdst(L, PC), sum);
-        E(L, "cvt.u32.u64 %s, %s;", r, sum);
+        E(L, "add.u64 %s, %s, %s;", sum, p, c);
+        E(L, "mov.b64 {%s, %s}, %s;", pl, ph, sum);
+        if (cin) E(L, "add.u32 %s, %s, %s;", r, ph, cin);
+        else E(L, "mov.b32 %s, %s;", r, ph);
+        if (PC && PC->reg < SASS_PT) {
+            const char *q = pdst(L, PC), *q2 = TQ(L);
+            E(L, "setp.lt.u64 %s, %s, %s;", q, sum, c);
+            if (cin) { E(L, "setp.lt.u32 %s, %s, %s;", q2, r, ph); E(L, "or.pred %s, %s, %s;", q, q, q2); }
+        }
         dst32(L, d, r);
         return;
     }
+    const char *c = isrc(L, C), *r = T32(L);
     if (PC && PC->reg < SASS_PT) {   /* a 32-bit IMAD with a carry out: the low word's sum as 64 bits */
         const char *p = T32(L), *sum = T64(L), *w = T64(L);
         E(L, "mul.lo.u32 %s, %s, %s;", p, a, b);
@@ -975,8 +1004,13 @@ static void op_mufu(lift_t *L, const sass_insn_t *in)
     else if (has(in, SASS_MOD_RSQ)) E(L, "rsqrt.approx.ftz.f32 %s, %s;", r, a);
     else if (has(in, SASS_MOD_EX2)) E(L, "ex2.approx.ftz.f32 %s, %s;", r, a);
     else if (has(in, SASS_MOD_LG2)) E(L, "lg2.approx.ftz.f32 %s, %s;", r, a);
-    else if (has(in, SASS_MOD_SIN)) E(L, "sin.approx.ftz.f32 %s, %s;", r, a);
-    else if (has(in, SASS_MOD_COS)) E(L, "cos.approx.ftz.f32 %s, %s;", r, a);
+    else if (has(in, SASS_MOD_SIN) || has(in, SASS_MOD_COS)) {
+        /* MUFU.SIN/COS take the angle in turns: ptxas multiplies by 1/(2 pi) first
+         * (FMUL.RZ R0, R2, 0.15915493667125701904) */
+        const char *x = T32(L);
+        E(L, "mul.ftz.f32 %s, %s, 0f40C90FDB;", x, a);
+        E(L, "%s.approx.ftz.f32 %s, %s;", has(in, SASS_MOD_SIN) ? "sin" : "cos", r, x);
+    }
     else if (has(in, SASS_MOD_SQRT)) E(L, "sqrt.approx.ftz.f32 %s, %s;", r, a);
     else if (has(in, SASS_MOD_TANH)) E(L, "tanh.approx.f32 %s, %s;", r, a);
     else if (has(in, SASS_MOD_RCP64H) || has(in, SASS_MOD_RSQ64H)) {
@@ -1090,7 +1124,32 @@ static void op_f2fp(lift_t *L, const sass_insn_t *in)
     /* F2FP[.BF16].PACK_AB d, a, b: d = {cvt.rn(a) high, cvt.rn(b) low} (PTX cvt.rn.f16x2.f32) */
     if (!has(in, SASS_MOD_PACK_AB) || in->nopnds < 3) { fail(L, NPU_EPTXUNSUP, "F2FP form"); return; }
     const char *a = fsrc(L, &in->opnd[1]), *b = fsrc(L, &in->opnd[2]), *r = T32(L);
-    E(L, "cvt.rn%s.%s.f32 %s, %s, %s;", has(in, SASS_MOD_RELU) ? ".relu" : "", has(in, SASS_MOD_BF16) ? "bf16x2" : "f16x2", r, a, b);
+    E(L, "cvt%s%s.%s.f32 %s, %s, %s;", rnd(in, ".rn"), has(in, SASS_MOD_RELU) ? ".relu" : "", has(in, SASS_MOD_BF16) ? "bf16x2" : "f16x2", r, a, b);
+    dst32(L, &in->opnd[0], r);
+}
+
+
+/* VABSDIFF[.U32] d, a, b, c: d = |a - b| + c (__sad / __usad); VABSDIFF4.U8.ACC: the four
+ * bytes' |a - b| summed into c. A predicate destination or a SIMD (non-.ACC) VABSDIFF4 is
+ * refused: no measured semantics. */
+static void op_vabsdiff(lift_t *L, const sass_insn_t *in)
+{
+    int s0 = skip_preds(in, 1);
+    if (s0 != 1 || in->nopnds < 4) { fail(L, NPU_EPTXUNSUP, "VABSDIFF with a predicate destination"); return; }
+    const char *a = src(L, &in->opnd[1]), *b = src(L, &in->opnd[2]), *c = src(L, &in->opnd[3]), *r = T32(L);
+    if (in->op == SASS_OP_VABSDIFF4) {
+        if (!has(in, SASS_MOD_ACC) || !has(in, SASS_MOD_U8)) { fail(L, NPU_EPTXUNSUP, "VABSDIFF4 form"); return; }
+        const char *x = T32(L), *y = T32(L);
+        E(L, "mov.b32 %s, %s;", r, c);
+        for (int i = 0; i < 4; i++) {
+            E(L, "bfe.u32 %s, %s, %d, 8;", x, a, 8 * i);
+            E(L, "bfe.u32 %s, %s, %d, 8;", y, b, 8 * i);
+            E(L, "sad.u32 %s, %s, %s, %s;", r, x, y, r);
+        }
+    } else {
+        const char *t = has(in, SASS_MOD_U32) ? "u32" : "s32";
+        E(L, "sad.%s %s, %s, %s, %s;", t, r, a, b, c);
+    }
     dst32(L, &in->opnd[0], r);
 }
 
@@ -1379,6 +1438,14 @@ static void op_vote(lift_t *L, const sass_insn_t *in)
     if (in->nopnds < 2) { fail(L, NPU_ECUBIN, "VOTE operands"); return; }
     const sass_operand_t *pa = &in->opnd[in->nopnds - 1];
     const char *p = psrc(L, pa), *m = warp_mask(L);
+    if (L->warpsync_kind == 0) {
+        /* no WARPSYNC before it: the lanes converged here vote (VOTEU.ANY UR, UPT, PT is
+         * __activemask(), e.g. ptxas's warp-aggregated atomics: the first lane of the mask
+         * adds popc(mask)); activemask groups the lanes at this program point */
+        const char *a = T32(L);
+        E(L, "activemask.b32 %s;", a);
+        m = a;
+    }
     for (int i = 0; i < in->nopnds - 1; i++) {
         const sass_operand_t *d = &in->opnd[i];
         if (d->kind == SASS_OPND_REG || d->kind == SASS_OPND_UREG) {
@@ -1482,6 +1549,10 @@ static void op_atom(lift_t *L, const sass_insn_t *in)
     else E(L, "atom%s%s.%s.%s %s, [%s], %s;", scope, sp, op, ty, r, addr, b);
     if (w64) dst64(L, d, r);
     else dst32(L, d, r);
+    /* ATOM's predicate: the operation was done here (a generic f16x2 add is followed by a
+     * QSPC-selected shared-memory CAS loop or a local LD/ST for when it was not); ours does
+     * any address */
+    if (i > 0 && in->opnd[0].reg < SASS_PT) E(L, "setp.eq.u32 %s, 0, 0;", pdst(L, &in->opnd[0]));
 }
 
 /* ------------------------------------------------------------- calls, flow ---- */
@@ -1700,11 +1771,35 @@ static void lift_insn(lift_t *L, const sass_insn_t *in)
     case SASS_OP_BRA: {
         const sass_operand_t *t = &in->opnd[in->nopnds - 1];
         if (!in->nopnds || t->kind != SASS_OPND_TARGET) { fail(L, NPU_EPTXUNSUP, "BRA form"); return; }
+        if (in->nopnds > 1 && in->opnd[0].kind == SASS_OPND_PRED && in->opnd[0].reg < SASS_PT) {
+            /* @Pg BRA Pc, target: taken when the guard and the condition hold (fdiv's slow
+             * path: @!P1 BRA !P2); the lines are emitted unguarded */
+            const char *q = TQ(L);
+            lsb_add(L->o, "	%s.pred %s, %%p%u;\n", in->opnd[0].flags & SASS_OF_NOT ? "not" : "mov", q, in->opnd[0].reg);
+            if (L->g[0]) lsb_add(L->o, "	and.pred %s, %s, %s%%p%u;\n", q, q, in->guard_not ? "!" : "", in->guard);
+            lsb_add(L->o, "	@%s bra L_%llx;\n", q, (unsigned long long)t->imm);
+            return;
+        }
+        if (in->nopnds > 1 && in->opnd[0].kind == SASS_OPND_PRED && (in->opnd[0].flags & SASS_OF_NOT)) return;   /* !PT */
         E(L, "bra L_%llx;", (unsigned long long)t->imm);
         return;
     }
     case SASS_OP_EXIT: E(L, "ret;"); return;
     case SASS_OP_CALL:
+        if (has(in, SASS_MOD_REL) && in->nopnds >= 1 && in->opnd[0].kind == SASS_OPND_REG) {
+            /* CALL.REL.NOINC Rn imm: a function pointer, the code offset of one of the
+             * functions in the kernel's section (cubin.c: function pointers) */
+            const sass_operand_t *t = in->nopnds > 1 ? &in->opnd[1] : NULL;
+            const char *v = src(L, &in->opnd[0]);
+            if (t && t->imm) { const char *w = T32(L); E(L, "add.u32 %s, %s, %u;", w, v, (uint32_t)t->imm); v = w; }
+            for (uint32_t f = 0; f < L->k->nlocal_funcs; f++) {
+                const char *q = TQ(L);
+                E(L, "setp.eq.u32 %s, %s, %u;", q, v, (uint32_t)L->k->local_funcs[f]->offset);
+                E(L, "@%s bra L_%x;", q, (uint32_t)L->k->local_funcs[f]->offset);
+            }
+            E(L, "trap;");
+            return;
+        }
         if (has(in, SASS_MOD_REL)) {
             if (!in->nopnds || in->opnd[0].kind != SASS_OPND_TARGET) { fail(L, NPU_EPTXUNSUP, "CALL.REL form"); return; }
             E(L, "bra L_%llx;", (unsigned long long)in->opnd[0].imm);
@@ -1761,6 +1856,7 @@ static void lift_insn(lift_t *L, const sass_insn_t *in)
         op_half(L, in);
         return;
     case SASS_OP_HSETP2: op_hsetp2(L, in); return;
+    case SASS_OP_VABSDIFF: case SASS_OP_VABSDIFF4: op_vabsdiff(L, in); return;
     case SASS_OP_HSET2: op_hset2(L, in); return;
     case SASS_OP_HMNMX2: op_hmnmx2(L, in); return;
     default:
@@ -1824,6 +1920,20 @@ static npu_status_t decode_kernel(lift_t *L, char **reach_out)
                 }
                 L->label[t] = 1;
                 if (ns < 2) succ[ns++] = t;
+            }
+        if (in->op == SASS_OP_CALL && has(in, SASS_MOD_REL) && in->nopnds && in->opnd[0].kind == SASS_OPND_TARGET) {
+            /* a call back into code before it, into its own function: maybe recursion */
+            for (uint32_t f = 0; f < k->nlocal_funcs; f++) {
+                uint64_t o = k->local_funcs[f]->offset, e = o + k->local_funcs[f]->size;
+                if ((uint64_t)in->opnd[0].imm == o && in->pc >= o && in->pc < e) L->dyn_calls = 1;
+            }
+        }
+        if (in->op == SASS_OP_CALL && has(in, SASS_MOD_REL) && in->nopnds && in->opnd[0].kind == SASS_OPND_REG)
+            for (uint32_t f = 0; f < k->nlocal_funcs; f++) {   /* through a pointer: any local function */
+                L->dyn_calls = 1;
+                uint32_t x = (uint32_t)(k->local_funcs[f]->offset / 16);
+                if (x < (uint32_t)n && !reach[x]) { reach[x] = 1; stk[sp++] = (int)x; }
+                if (x < (uint32_t)n) L->label[x] = 1;
             }
         if (in->op == SASS_OP_CALL && has(in, SASS_MOD_REL)) {
             L->label[i + 1] = 1;
@@ -1920,9 +2030,14 @@ static npu_status_t lift_kernel(const npu_cubin_t *cb, unsigned ki, lsb_t *out)
     uint32_t st = L.k->frame_size;
     if (L.k->max_stack_size > st) st = L.k->max_stack_size;
     if (L.k->min_stack_size > st) st = L.k->min_stack_size;
-    L.stack = (st + 15u) & ~15u;
     char *reach = NULL;
     npu_status_t rs = decode_kernel(&L, &reach);
+    /* R1 starts at c[0x0][0x28], the top of the thread's local window. With calls through
+     * pointers or recursion ptxas cannot bound the stack (MAX_STACK_SIZE covers the static
+     * call graph only) and the GPU gives such code cudaLimitStackSize bytes (1024 by default)
+     * above the kernel's own frame; so do we. */
+    if (L.dyn_calls) st += 1024;
+    L.stack = (st + 15u) & ~15u;
     lsb_t body = {0};
     L.o = &body;
     if (rs != NPU_OK) { L.st = rs; goto done; }

@@ -242,7 +242,7 @@ static void t_vote(npu_tctx_t *t, const uint8_t *p)
     }
     /* activemask names the lanes that have not exited: all of them until the barrier */
     rt->warp_sync(t, 0xffffffffu);
-    out[6] = (int)rt->activemask(t);
+    out[6] = (int)rt->activemask(t, 1);
     rt->bar_sync(t, 0, 0);
 }
 
@@ -293,27 +293,31 @@ static void t_active(npu_tctx_t *t, const uint8_t *p)
     if (t->lane < 10)
         return;
     t->b->rt->warp_sync(t, 0xffffffffu);
-    out[t->linear] = (int)t->b->rt->activemask(t);
+    out[t->linear] = (int)t->b->rt->activemask(t, 1);
     /* exited threads count as arrived at a block-wide barrier */
     t->b->rt->bar_sync(t, 0, 0);
     out[t->linear] |= 0;
 }
 
-/* activemask in divergent code: the lanes of each branch (two call sites), then again after
- * the branches join (every live lane); lanes with lane % 5 == 4 exit first */
+/* activemask in divergent code: the lanes of each branch (two sites), then again after
+ * the branches join (every live lane); lanes with lane % 5 == 4 exit first. The site is the
+ * id the translator passes, not the call's address: the last call is reached at one site
+ * from either branch, and a call gcc duplicated onto two paths keeps one site. */
 static void t_active_div(npu_tctx_t *t, const uint8_t *p)
 {
     int *out = P(int *, p, 0) + t->linear * 2;
     const npu_krt_t *rt = t->b->rt;
     if (t->lane % 5 == 4)
         return;
-    /* different code after each call keeps gcc from merging the two call sites */
     if (t->lane % 3 == 0)
-        out[0] = (int)rt->activemask(t);
+        out[0] = (int)rt->activemask(t, 10);
     else if (t->lane % 3 == 1)
-        out[0] = (int)(rt->activemask(t) ^ 0x5a5a5a5au);
+        out[0] = (int)(rt->activemask(t, 11) ^ 0x5a5a5a5au);
     rt->warp_sync(t, 0xffffffffu);
-    out[1] = (int)rt->activemask(t);
+    if (t->lane & 1)            /* one site reached through two call instructions */
+        out[1] = (int)rt->activemask(t, 12);
+    else
+        out[1] = (int)rt->activemask(t, 12);
     rt->bar_sync(t, 0, 0);
 }
 
