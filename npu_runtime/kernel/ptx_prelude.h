@@ -67,6 +67,50 @@ P_INL uint32_t __lane_mask(const int *p) {
 P_INL uint32_t __lane_mask(const int *p) {
     uint32_t m = 0; for (uint32_t l = 0; l < NPU_LANES; l++) m |= (uint32_t)(p[l] != 0) << l; return m; }
 #endif
+/* whether the NPU_LANES values at p are p[0] + l*s (s = 0: all equal), modulo the width: the
+ * lane classes a group's saved registers must hold before it goes back to the lane copy
+ * (ptx_emit.c, lane_reentry_check). AVX-512: one compare per vector into a mask register. */
+#if defined(__AVX512F__)
+typedef int __v16si_a_t __attribute__((vector_size(64), aligned(4)));
+typedef long long __v8di_a_t __attribute__((vector_size(64), aligned(8)));
+P_INL int __lane_aff32(const void *p, uint32_t s) {
+    const uint32_t *q = (const uint32_t *)p;
+    __v16si_a_t e = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, v;
+    e = (__v16si_a_t)((__v16si_a_t)e * (int)s + (int)q[0]);
+    unsigned m = 0;
+    for (uint32_t c = 0; c < NPU_LANES / 16u; c++) {
+        memcpy(&v, q + 16u * c, sizeof v);
+        __v16si_a_t x = v ^ e;
+        m |= __builtin_ia32_ptestmd512(x, x, (unsigned short)0xffff);
+        e += (int)(16u * s);
+    }
+    return m == 0; }
+P_INL int __lane_aff64(const void *p, uint64_t s) {
+    const uint64_t *q = (const uint64_t *)p;
+    __v8di_a_t e = {0, 1, 2, 3, 4, 5, 6, 7}, v;
+    e = e * (long long)s + (long long)q[0];
+    unsigned m = 0;
+    for (uint32_t c = 0; c < NPU_LANES / 8u; c++) {
+        memcpy(&v, q + 8u * c, sizeof v);
+        __v8di_a_t x = v ^ e;
+        m |= __builtin_ia32_ptestmq512(x, x, (unsigned char)0xff);
+        e += (long long)(8u * s);
+    }
+    return m == 0; }
+#else
+P_INL int __lane_aff32(const void *p, uint32_t s) {
+    const uint32_t *q = (const uint32_t *)p; uint32_t ok = 1;
+    for (uint32_t l = 0; l < NPU_LANES; l++) ok &= q[l] == (uint32_t)(q[0] + l * s); return (int)ok; }
+P_INL int __lane_aff64(const void *p, uint64_t s) {
+    const uint64_t *q = (const uint64_t *)p; uint32_t ok = 1;
+    for (uint32_t l = 0; l < NPU_LANES; l++) ok &= q[l] == (uint64_t)(q[0] + l * s); return (int)ok; }
+#endif
+P_INL int __lane_aff16(const void *p, uint16_t s) {
+    const uint16_t *q = (const uint16_t *)p; uint32_t ok = 1;
+    for (uint32_t l = 0; l < NPU_LANES; l++) ok &= q[l] == (uint16_t)(q[0] + l * s); return (int)ok; }
+P_INL int __lane_aff8(const void *p, uint8_t s) {
+    const uint8_t *q = (const uint8_t *)p; uint32_t ok = 1;
+    for (uint32_t l = 0; l < NPU_LANES; l++) ok &= q[l] == (uint8_t)(q[0] + l * s); return (int)ok; }
 P_INL uint32_t __f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 P_INL float __u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 P_INL uint64_t __d2u(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
