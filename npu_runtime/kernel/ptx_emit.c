@@ -274,6 +274,8 @@ typedef struct emit {
     int *rstart;                             /* per entry insn: 1 + the region this branch opens, 0 none */
     int crg;                                 /* lane copy: region of the instruction being emitted */
     int gam_depth;                           /* deepest region nesting at a lane-copy stop (mask slots) */
+    ptx_func_t *lkf; int lkn;                /* lookup_index: the function and local count it indexes */
+    struct lkent *lkmap;                     /* ... its locals by name */
 } emit_t;
 static uint32_t lstride(const struct emit *E);
 
@@ -506,12 +508,73 @@ static int global_index(emit_t *E, ptx_var_t *v)
 static int lane_uni_reg(emit_t *E, const char *name);
 static int lane_sa_reg(emit_t *E, const char *name);
 static const char *lane_sa_value(emit_t *E, const char *name, ty_t t, const char *lane);
+/* The current function's locals by name, for lookup: a declaration "%r<N>" is filed under
+ * "%r", any other under its name, so a name's candidates are the entries for itself and for
+ * its non-digit prefix. Scanning every local with reg_match per lookup was quadratic in CUB's
+ * kernels (hundreds of renamed inline-asm predicates) and most of their translation time. */
+#include <uthash.h>
+typedef struct lkent { const char *name; int *ix; int n, cap; UT_hash_handle hh; } lkent_t;
+
+static void lookup_index_free(emit_t *E)
+{
+    lkent_t *e, *t2;
+    HASH_ITER(hh, E->lkmap, e, t2) { HASH_DEL(E->lkmap, e); free(e->ix); free(e); }
+    E->lkmap = NULL;
+    E->lkf = NULL;
+}
+
+static int lookup_index(emit_t *E, ptx_func_t *f)
+{
+    if (E->lkf == f && E->lkn == f->nlocals) return 1;
+    lookup_index_free(E);
+    for (int i = 0; i < f->nlocals; i++) {
+        const char *nm = f->locals[i].name;
+        lkent_t *e;
+        HASH_FIND_STR(E->lkmap, nm, e);
+        if (!e) {
+            e = calloc(1, sizeof *e);
+            if (!e) { lookup_index_free(E); return 0; }
+            e->name = nm;
+            HASH_ADD_KEYPTR(hh, E->lkmap, e->name, strlen(e->name), e);
+        }
+        if (e->n == e->cap) {
+            int nc = e->cap ? 2 * e->cap : 2;
+            int *a = realloc(e->ix, (size_t)nc * sizeof *a);
+            if (!a) { lookup_index_free(E); return 0; }
+            e->ix = a;
+            e->cap = nc;
+        }
+        e->ix[e->n++] = i;
+    }
+    E->lkf = f;
+    E->lkn = f->nlocals;
+    return 1;
+}
+
 static sym_t lookup(emit_t *E, const char *name)
 {
     sym_t s;
     memset(&s, 0, sizeof s);
     ptx_func_t *f = E->f;
     int best = -1, bestpos = -1;
+    if (lookup_index(E, f)) {
+        size_t L = strlen(name), pl = L;
+        while (pl > 0 && isdigit((unsigned char)name[pl - 1])) pl--;
+        for (int pass = 0; pass < 2; pass++) {
+            lkent_t *e = NULL;
+            if (pass == 0) HASH_FIND_STR(E->lkmap, name, e);
+            else if (pl > 0 && pl < L) HASH_FIND(hh, E->lkmap, name, pl, e);
+            for (int q = 0; e && q < e->n; q++) {
+                int i = e->ix[q];
+                ptx_var_t *v = &f->locals[i];
+                if (v->space == SP_REG ? !reg_match(v, name) : strcmp(v->name, name)) continue;
+                int pos = -1;
+                for (int k = E->nscopes - 1; k >= 0 && pos < 0; k--)
+                    if (E->scopes[k] == v->scope) pos = k;
+                if (pos > bestpos || (pos == bestpos && i < best)) { bestpos = pos; best = i; }   /* the first, as a scan would */
+            }
+        }
+    } else
     for (int i = 0; i < f->nlocals; i++) {
         ptx_var_t *v = &f->locals[i];
         if (v->space == SP_REG ? !reg_match(v, name) : strcmp(v->name, name)) continue;
@@ -3860,6 +3923,7 @@ static void flatten_scopes(emit_t *E, ptx_func_t *f)
         }
 out:
     free(open); free(close); free(sdepth); free(sopen); free(sclose);
+    lookup_index_free(E);   /* names changed */
 }
 
 /* Backward liveness over the entry's PTX control flow (a register is live at an instruction
@@ -4018,6 +4082,21 @@ static int lower_phases(emit_t *E)
     }
     if (!nbar) return 0;
     int ok = live_compute(E, f);
+    if (ok) {   /* the saves first, from the live sets' bit counts (naming 31M of them took seconds) */
+        long saves = 0;
+        for (int i = 0; i < f->ninsns && saves <= PHASE_MAX_SAVES; i++) {
+            const ptx_insn_t *in = &f->insns[i];
+            if (in->is_label || !is_stop(in)) continue;
+            int sidx = in->lockstep ? i : i + 1 < f->ninsns ? i + 1 : -1;
+            for (int w = 0; sidx >= 0 && w < E->lvw; w++) saves += __builtin_popcountll(E->lv[(size_t)sidx * E->lvw + w]);
+        }
+        if (saves > PHASE_MAX_SAVES) {
+            if (ptx_dump_enabled("lower"))
+                fprintf(stderr, "== ptx lower: %s: no barrier phases: %d stop points save more than %d registers in all\n",
+                        f->name, nbar, PHASE_MAX_SAVES);
+            return 0;
+        }
+    }
     if (ok) {
         E->bar_insn = calloc((size_t)nbar, sizeof(int));
         E->bar_live = calloc((size_t)nbar, sizeof(char **));
@@ -4864,6 +4943,7 @@ npu_status_t ptx_translate(ptx_prog_t *p, ptx_func_t *entry, ptx_out_t *out)
     free(E.rstart);
     lr_free(&E);
     live_free(&E);
+    lookup_index_free(&E);
     { labix_t *l, *l2; HASH_ITER(hh, E.labmap, l, l2) { HASH_DEL(E.labmap, l); free(l); } }
     if (E.st != NPU_OK) ptx_out_free(out);
     return E.st;
