@@ -160,9 +160,18 @@
  *    warp and point; 1.5x slower again on fibers. bench_kernels and CuPy's radix sort: no
  *    change (their kernels mark nothing, or few points in code that is on fibers anyway).
  *    NPU_PTX_NO_LOCKSTEP=1 turns it off.
- *  - Unsupported, reported by name with NPU_EPTXUNSUP: textures/surfaces, wmma/mma/ldmatrix,
- *    cp.async.bulk/mbarrier, brx.idx, vector atomics, cvt.pack, 8-bit float types, clusters
- *    beyond size 1, indirect calls with register arguments.
+ *  - wmma (m16n16k16, f16/bf16 inputs, f16/f32 accumulators): loads and stores per lane, the
+ *    MMA once per warp by the prelude's __wmma_mma, in phase mode from the resolver, on fibers
+ *    from rt->wmma_mma (the last lane to arrive runs it with the warp's 32 fragments). An a or
+ *    b fragment holds its tile in the element order of its layout (PTX requires the mma's
+ *    layout qualifiers to match the load's), so every fragment load is one contiguous copy per
+ *    lane. cuda-samples cudaTensorCoreGemm (4096^3, its compute_gemm fully unrolled: 2048 MMAs
+ *    per thread, refused by phase mode) failed with "needs a block-mode kernel with phases";
+ *    on fibers: 94 s, then 47 s with the vectorized __wmma_mma (16 zmm accumulators, vcvtph2ps;
+ *    __h2d called ldexp per element) and contiguous fragment loads.
+ *  - Unsupported, reported by name with NPU_EPTXUNSUP: textures/surfaces, mma/ldmatrix, wmma
+ *    shapes other than m16n16k16, cp.async.bulk/mbarrier, brx.idx, vector atomics, cvt.pack,
+ *    8-bit float types, clusters beyond size 1, indirect calls with register arguments.
  */
 #include "ptx_internal.h"
 
@@ -173,7 +182,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Static_assert(NPU_KABI_VERSION == 4, "npu_kabi.h changed: check the prelude and bump PTX_TRANSLATOR_VERSION");
+_Static_assert(NPU_KABI_VERSION == 5, "npu_kabi.h changed: check the prelude and bump PTX_TRANSLATOR_VERSION");
 
 /* The texts pasted into every generated file (see the header comment of ptx_prelude.h). */
 __asm__(".section .rodata\n"
@@ -1832,6 +1841,10 @@ static void emit_wmma(emit_t *E, const ptx_insn_t *in)
     if (!ld && !st) { fail(E, NPU_EPTXUNSUP, in, "%s outside a block-mode kernel with phases", in->opcode); return; }
     ty_t t = ity(in, 0);
     int col = has(in, "col"), sp = space_mod(in);
+    /* an a or b fragment holds its tile in the element order of its layout (the mma's layout
+     * qualifiers must match the load's, PTX ISA), so lane l's 8 elements are one contiguous run
+     * in memory either way; c and d fragments are always in row-major order */
+    if (ld && (has(in, "a") || has(in, "b"))) col = 0;
     const ptx_opnd_t *frag = &in->ops[ld ? 0 : 1], *ad = &in->ops[ld ? 1 : 0];
     if (in->nops < 2 || frag->kind != OP_VEC || (t.c != 'h' && t.c != 'g' && t.c != 'f')) {
         fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode);
@@ -1859,7 +1872,28 @@ static void emit_collective(emit_t *E, const ptx_insn_t *in)
     ty_t u32 = TY('u', 4), pr = TY('p', 1);
     if (!strcmp(op, "wmma") && !has(in, "mma")) { emit_wmma(E, in); return; }
     if (E->phase && E->in_entry) { emit_phase_stop(E, in); return; }
-    if (!strcmp(op, "wmma")) { fail(E, NPU_EPTXUNSUP, in, "%s (needs a block-mode kernel with phases)", in->opcode); return; }
+    if (!strcmp(op, "wmma")) {
+        /* thread mode (fibers): the warp's fragments meet in rt->wmma_mma, the last lane to
+         * arrive runs the prelude's __wmma_mma for all 32 (the same code phase mode runs) */
+        int mode = 0;
+        if (!has(in, "m16n16k16") || in->nops != 4 || !phase_kind(in, &mode)) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+        int k = E->tmp++;
+        OUT("{ uint32_t __wi%d[24] = {0}, __wo%d[8] = {0}; ", k, k);
+        for (int q = 1; q <= 3; q++) {
+            const ptx_opnd_t *v = &in->ops[q];
+            ty_t et = (q == 3 && !(mode & 1)) ? TY('f', 4) : u32;
+            for (int i = 0; v->kind == OP_VEC && i < v->nelem && i < 8; i++)
+                OUT("__wi%d[%d] = %s; ", k, 8 * (q - 1) + i, tobits(E, et, rd(E, in, &v->elem[i], et)));
+        }
+        OUT("rt->wmma_mma(t, __wi%d, __wo%d, %d, __wmma_mma); ", k, k, mode);
+        const ptx_opnd_t *d = &in->ops[0];
+        for (int i = 0; d->kind == OP_VEC && i < d->nelem && i < 8; i++) {
+            if (mode & 2) wr(E, in, &d->elem[i], u32, S(E, "__wo%d[%d]", k, i));
+            else wr(E, in, &d->elem[i], TY('f', 4), S(E, "__u2f(__wo%d[%d])", k, i));
+        }
+        OUT("}");
+        return;
+    }
     if (!strcmp(op, "bar") || !strcmp(op, "barrier")) {
         if (has(in, "warp")) { NEED(1); OUT("rt->warp_sync(t, %s);", A(0, u32)); return; }
         if (has(in, "cluster")) {
@@ -3827,6 +3861,15 @@ static int phase_kind(const ptx_insn_t *in, int *mode)
         if (has(in, "satfinite")) return 0;
         for (int k = 0; k < 4; k++) if (in->ops[k].kind != OP_VEC) return 0;
         *mode = (ct2.c == 'h' ? 1 : 0) | (dt.c == 'h' ? 2 : 0);
+        /* the layouts of a and b (in that order): a column-major fragment holds its tile in
+         * column-major element order (see emit_wmma), 8 / 16 tell __wmma_mma */
+        int nl = 0;
+        for (int k = 1; k < in->nmods; k++) {
+            if (strcmp(in->mods[k], "row") && strcmp(in->mods[k], "col")) continue;
+            if (!strcmp(in->mods[k], "col")) *mode |= nl ? 16 : 8;
+            nl++;
+        }
+        if (nl != 2) return 0;
         if (in->ops[1].nelem != 8 && in->ops[1].nelem != 4) return 0;   /* bf16 fragments hold 4 registers */
         if (in->ops[1].nelem == 4) *mode |= 4;
         if ((dt.c != 'f' && dt.c != 'h') || (ct2.c != 'f' && ct2.c != 'h')) return 0;
