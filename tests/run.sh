@@ -11,7 +11,10 @@
 #                          prints XFAIL and is not counted, a pass prints XPASS and counts as
 #                          a failure so that the mark gets removed)
 #   tests/*/run_*.sh       tier runners of their own (PTX, python, launcher ...): each prints
-#                          "PASS name" / "FAIL name" lines
+#                          "PASS name" / "FAIL name" lines ("SKIP name: why" lines are shown,
+#                          not counted); a runner gets 10x TEST_TIMEOUT unless
+#                          a line "# TIER_TIMEOUT: s" says otherwise (0: none, for a runner that
+#                          times each of its own runs, as tests/samples does)
 # Every test program exits 0 on success. Each runs with a timeout. TEST_FILTER=regex narrows.
 set -u
 cd "$(dirname "$0")/.."
@@ -82,13 +85,15 @@ done
 
 for runner in $(ls tests/*/run_*.sh 2>/dev/null | grep -E "$FILTER"); do
     tier=$(basename "$(dirname "$runner")"); log=$T/logs/tier-$tier-$(basename "$runner" .sh).log
-    timeout -k 5 $((TIMEOUT * 10)) bash "$runner" >"$log" 2>&1; rc=$?
+    tt=$(sed -n 's/^# TIER_TIMEOUT: *//p' "$runner" | head -1)
+    timeout -k 5 "${tt:-$((TIMEOUT * 10))}" bash "$runner" >"$log" 2>&1; rc=$?
     while read -r verdict tname; do
         case "$verdict" in
             PASS) pass=$((pass+1)); echo "PASS $tier/$tname" ;;
             FAIL) fail=$((fail+1)); failed+=("$tier/$tname"); echo "FAIL $tier/$tname (see $log)" ;;
+            SKIP) echo "SKIP $tier/$tname" ;;
         esac
-    done < <(grep -E '^(PASS|FAIL) ' "$log")
+    done < <(grep -E '^(PASS|FAIL|SKIP) ' "$log")
     if [ $rc -ne 0 ] && ! grep -qE '^FAIL ' "$log"; then
         fail=$((fail+1)); failed+=("$tier/$(basename "$runner")"); echo "FAIL $tier/$(basename "$runner") exited $rc (see $log)"
         tail -n 15 "$log" | sed 's/^/    /'

@@ -123,7 +123,7 @@ static void futex_wake(_Atomic uint32_t *addr, int n)
 
 /* -------------------------------------------------------------- structures ---- */
 enum { FB_RUNNABLE = 0, FB_RUNNING, FB_BLOCKED, FB_EXITED };
-enum { COLL_SYNC = 0, COLL_SHFL, COLL_VOTE, COLL_MATCH_ANY, COLL_MATCH_ALL, COLL_REDUX };
+enum { COLL_SYNC = 0, COLL_SHFL, COLL_VOTE, COLL_MATCH_ANY, COLL_MATCH_ALL, COLL_REDUX, COLL_WMMA };
 enum { WAIT_NONE = 0, WAIT_BAR, WAIT_WARP };
 
 typedef struct exec_worker exec_worker_t;
@@ -137,6 +137,8 @@ typedef struct exec_fiber {
     uint64_t val;
     uint32_t result, pred;
     uint32_t site;              /* activemask: the instruction's id */
+    uint32_t *wout;             /* wmma.mma: where this lane's d fragment goes (val: its a/b/c) */
+    void (*wfn)(const uint32_t *, uint32_t *, int);   /* ... the kernel's MMA */
     int bar_op;
     struct exec_fiber *bar_next;
     uint32_t rs[16];            /* warp lockstep: reconvergence points entered (ptx_lockstep.c) */
@@ -804,6 +806,31 @@ static void coll_compute(exec_fiber_t *base, uint32_t G)
     }
 }
 
+/* wmma.mma.sync: the fragments of lanes G (each lane's val points at its 24 words) go to the
+ * kernel's MMA once; each lane's 8 result words to its wout. Absent lanes read as zeros. */
+static void wmma_compute(exec_fiber_t *base, uint32_t G)
+{
+    uint32_t w[32 * 24], r[32 * 8];
+    void (*fn)(const uint32_t *, uint32_t *, int) = NULL;
+    int mode = 0;
+    memset(w, 0, sizeof w);
+    memset(r, 0, sizeof r);
+    for (uint32_t m = G; m; m &= m - 1) {
+        const exec_fiber_t *f = &base[__builtin_ctz(m)];
+        memcpy(w + 24 * __builtin_ctz(m), (const void *)(uintptr_t)f->val, 24 * sizeof(uint32_t));
+        fn = f->wfn;
+        mode = f->mode;
+    }
+    if (fn)
+        fn(w, r, mode);
+    for (uint32_t m = G; m; m &= m - 1) {
+        exec_fiber_t *f = &base[__builtin_ctz(m)];
+        memcpy(f->wout, r + 8 * __builtin_ctz(m), 8 * sizeof(uint32_t));
+        f->result = 0;
+        f->pred = 1;
+    }
+}
+
 /* Completes the collective of the lanes named by the arrived lane `lane` if all of its
  * (non-exited) members arrived. Returns 1 when it completed. */
 static int warp_try(exec_worker_t *w, unsigned warp, unsigned lane)
@@ -816,7 +843,10 @@ static int warp_try(exec_worker_t *w, unsigned warp, unsigned lane)
         return 0;
     uint32_t G = ws->arrived & mask;
     ws->arrived &= ~G;
-    coll_compute(base, G);
+    if (base[lane].coll == COLL_WMMA)
+        wmma_compute(base, G);
+    else
+        coll_compute(base, G);
     for (uint32_t m = G; m; m &= m - 1) {
         exec_fiber_t *f = &base[__builtin_ctz(m)];
         if (f != w->cur)
@@ -841,25 +871,31 @@ static void warp_recheck(exec_worker_t *w, unsigned warp)
     }
 }
 
+/* block mode (no fibers): a warp of one lane. Out of line: its 32 fiber records would make
+ * every warp_op's frame 6 KB (sub $0x1900,%rsp: a fresh stack line per collective per lane) */
+static __attribute__((noinline)) uint32_t warp_op_lone(npu_tctx_t *t, int coll, int mode, uint64_t val, uint32_t b,
+                                                       uint32_t c, uint32_t *pred)
+{
+    unsigned lane = t ? t->lane & 31 : 0;
+    exec_fiber_t lanes[32];
+    memset(&lanes[lane], 0, sizeof lanes[lane]);
+    lanes[lane].coll = (uint8_t)coll;
+    lanes[lane].mode = (uint8_t)mode;
+    lanes[lane].val = val;
+    lanes[lane].b = b;
+    lanes[lane].c = c;
+    coll_compute(lanes, 1u << lane);
+    if (pred)
+        *pred = lanes[lane].pred;
+    return lanes[lane].result;
+}
+
 static uint32_t warp_op(npu_tctx_t *t, int coll, int mode, uint64_t val, uint32_t b, uint32_t c,
                         uint32_t mask, uint32_t *pred)
 {
     exec_fiber_t *f = t ? t->exec : NULL;
-    if (!f) {
-        /* block mode (no fibers): a warp of one lane */
-        unsigned lane = t ? t->lane & 31 : 0;
-        exec_fiber_t lanes[32];
-        memset(&lanes[lane], 0, sizeof lanes[lane]);
-        lanes[lane].coll = (uint8_t)coll;
-        lanes[lane].mode = (uint8_t)mode;
-        lanes[lane].val = val;
-        lanes[lane].b = b;
-        lanes[lane].c = c;
-        coll_compute(lanes, 1u << lane);
-        if (pred)
-            *pred = lanes[lane].pred;
-        return lanes[lane].result;
-    }
+    if (!f)
+        return warp_op_lone(t, coll, mode, val, b, c, pred);
     exec_worker_t *w = f->w;
     f->coll = (uint8_t)coll;
     f->mode = (uint8_t)mode;
@@ -904,6 +940,26 @@ static uint32_t rt_match_all(npu_tctx_t *t, uint64_t v, uint32_t mask, uint32_t 
 static uint32_t rt_redux(npu_tctx_t *t, int op, uint32_t v, uint32_t mask)
 {
     return warp_op(t, COLL_REDUX, op, v, 0, 0, mask, NULL);
+}
+
+/* wmma.mma.sync is .aligned: every live lane of the warp takes part */
+static void rt_wmma_mma(npu_tctx_t *t, const uint32_t *in, uint32_t *out, int mode,
+                        void (*mma)(const uint32_t *, uint32_t *, int))
+{
+    exec_fiber_t *f = t ? t->exec : NULL;
+    if (!f) {                               /* block mode: a warp of one lane */
+        uint32_t w[32 * 24], r[32 * 8];
+        unsigned lane = t ? t->lane & 31 : 0;
+        memset(w, 0, sizeof w);
+        memset(r, 0, sizeof r);
+        memcpy(w + 24 * lane, in, 24 * sizeof(uint32_t));
+        mma(w, r, mode);
+        memcpy(out, r + 8 * lane, 8 * sizeof(uint32_t));
+        return;
+    }
+    f->wout = out;
+    f->wfn = mma;
+    warp_op(t, COLL_WMMA, mode, (uint64_t)(uintptr_t)in, 0, 0, 0xffffffffu, NULL);
 }
 
 /* activemask: the lanes that are "converged" with the caller. Fibers have no notion of
@@ -1405,6 +1461,7 @@ static const npu_krt_t exec_krt = {
     .ls_step = rt_ls_step,
     .ls_push = rt_ls_push,
     .ls_reconv = rt_ls_reconv,
+    .wmma_mma = rt_wmma_mma,
 };
 
 /* ------------------------------------------------------------- thread mode ---- */

@@ -20,7 +20,7 @@
 #define NPU_KABI_H
 #include <stdint.h>
 
-#define NPU_KABI_VERSION 5
+#define NPU_KABI_VERSION 6
 
 typedef struct npu_krt npu_krt_t;
 
@@ -111,6 +111,12 @@ struct npu_krt {
     void (*ls_step)(npu_tctx_t *t);
     void (*ls_push)(npu_tctx_t *t, uint32_t id);
     void (*ls_reconv)(npu_tctx_t *t, uint32_t id);
+    /* wmma.mma.sync (m16n16k16), thread mode: in = this lane's a[8], b[8], c[8] fragment words,
+     * out receives its d[8]; waits for the warp's live lanes, then mma(w, r, mode) runs once
+     * with w = 32 lanes x 24 words (absent lanes zero) and r = 32 lanes x 8 words. mma is the
+     * kernel's own (the translator's prelude __wmma_mma), so both modes compute alike. */
+    void (*wmma_mma)(npu_tctx_t *t, const uint32_t *in, uint32_t *out, int mode,
+                     void (*mma)(const uint32_t *w, uint32_t *r, int mode));
 };
 enum { NPU_MC_READ = 0, NPU_MC_WRITE = 1, NPU_MC_ATOMIC = 2,
        NPU_MC_GENERIC = 0 << 4, NPU_MC_GLOBAL = 1 << 4, NPU_MC_SHARED = 2 << 4 };

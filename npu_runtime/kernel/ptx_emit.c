@@ -71,9 +71,16 @@
  *    (three scalar reads, see emit_lane_post_check). Control flow stays uniform in the lane
  *    copy: a branch whose lanes disagree, an instruction with per-thread state (calls, .local,
  *    carry flags, printf, traps) or a failed check sets __dk and continues the group per
- *    thread from that instruction (labels __D<i> in the per-thread copy, registers copied
- *    from the lanes); in phase mode such a group stays per thread for the rest of the block
- *    (the lane classes assume uniform control flow). Barrier phases save registers one array
+ *    thread from that instruction (labels __D<i> in the per-thread copy, each thread taking
+ *    the registers live there from the lanes). Divergent forward branches over hammocks run
+ *    as masked regions instead (lane_regions: the lanes that do not branch run the region
+ *    under a mask, the others wait at the join, as on a GPU). In phase mode a group that left
+ *    the lanes goes back to them at a stop where all its threads stopped and the live
+ *    registers hold their lane classes (lane_reentry_check; the classes assume uniform
+ *    control flow). cuda-samples globalToShmemAsyncCopy (320^3, one `if (t4x < 16)` copy
+ *    per tile that split every group, warp lockstep stops inside it), 3 interleaved pairs:
+ *    83-104 ms -> 21-28 ms per launch; without lockstep 49-53 -> 22 ms (re-entry alone,
+ *    copying every register per exit, had made it slower: 61-76 ms). Barrier phases save registers one array
  *    per register (S_X[thread]), so a lane group saves and restores 16 with one memcpy.
  *    Limits: entries up to 800 instructions and 512 registers (compile time), no memcheck.
  *    A load with a known stride other than its size (a shared tile's column) is a plain
@@ -153,9 +160,18 @@
  *    warp and point; 1.5x slower again on fibers. bench_kernels and CuPy's radix sort: no
  *    change (their kernels mark nothing, or few points in code that is on fibers anyway).
  *    NPU_PTX_NO_LOCKSTEP=1 turns it off.
- *  - Unsupported, reported by name with NPU_EPTXUNSUP: textures/surfaces, wmma/mma/ldmatrix,
- *    cp.async.bulk/mbarrier, brx.idx, vector atomics, cvt.pack, 8-bit float types, clusters
- *    beyond size 1, indirect calls with register arguments.
+ *  - wmma (m16n16k16, f16/bf16 inputs, f16/f32 accumulators): loads and stores per lane, the
+ *    MMA once per warp by the prelude's __wmma_mma, in phase mode from the resolver, on fibers
+ *    from rt->wmma_mma (the last lane to arrive runs it with the warp's 32 fragments). An a or
+ *    b fragment holds its tile in the element order of its layout (PTX requires the mma's
+ *    layout qualifiers to match the load's), so every fragment load is one contiguous copy per
+ *    lane. cuda-samples cudaTensorCoreGemm (4096^3, its compute_gemm fully unrolled: 2048 MMAs
+ *    per thread, refused by phase mode) failed with "needs a block-mode kernel with phases";
+ *    on fibers: 94 s, then 47 s with the vectorized __wmma_mma (16 zmm accumulators, vcvtph2ps;
+ *    __h2d called ldexp per element) and contiguous fragment loads.
+ *  - Unsupported, reported by name with NPU_EPTXUNSUP: textures/surfaces, mma/ldmatrix, wmma
+ *    shapes other than m16n16k16, cp.async.bulk/mbarrier, brx.idx, vector atomics, cvt.pack,
+ *    8-bit float types, clusters beyond size 1, indirect calls with register arguments.
  */
 #include "ptx_internal.h"
 
@@ -166,7 +182,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Static_assert(NPU_KABI_VERSION == 5, "npu_kabi.h changed: check the prelude and bump PTX_TRANSLATOR_VERSION");
+_Static_assert(NPU_KABI_VERSION == 6, "npu_kabi.h changed: check the prelude and bump PTX_TRANSLATOR_VERSION");
 
 /* The texts pasted into every generated file (see the header comment of ptx_prelude.h). */
 __asm__(".section .rodata\n"
@@ -216,6 +232,10 @@ static void __attribute__((format(printf, 2, 3))) sb_add(sb_t *b, const char *fm
 /* ------------------------------------------------------------ emitter state ---- */
 typedef struct ty { char c; int sz; } ty_t;  /* c: u s f h(f16) g(bf16) H(f16x2) G(bf16x2) p */
 
+/* a masked region of the lane copy (lane_regions): the branch, its join, the enclosing region */
+typedef struct lregion { int br, join, parent, depth; } lregion_t;
+#define LANE_MASK_DEPTH 8   /* region nesting around a lane-copy stop (mask slots per group) */
+
 typedef struct emit {
     ptx_prog_t *p;
     ptx_func_t *entry, *f;
@@ -255,6 +275,16 @@ typedef struct emit {
     int nlockstep;                           /* entry accesses marked by ptx_lockstep_mark */
     int ls_inner;                            /* emitting the access after its lockstep stop */
     int ls_idx;                              /* lane copy: index of that access */
+    uint64_t *lv; int lvw, nlvr;             /* live_compute: live-in sets, words per set, registers */
+    const char **lvn; struct regix *lvmap;   /* ... register names by index, name -> index */
+    struct labix *labmap;                    /* label name -> instruction index (label_index) */
+    struct lregion *rg; int nrg;             /* masked regions of the lane copy (lane_regions) */
+    int *rin;                                /* per entry insn: innermost region holding it, -1 none */
+    int *rstart;                             /* per entry insn: 1 + the region this branch opens, 0 none */
+    int crg;                                 /* lane copy: region of the instruction being emitted */
+    int gam_depth;                           /* deepest region nesting at a lane-copy stop (mask slots) */
+    ptx_func_t *lkf; int lkn;                /* lookup_index: the function and local count it indexes */
+    struct lkent *lkmap;                     /* ... its locals by name */
 } emit_t;
 static uint32_t lstride(const struct emit *E);
 
@@ -487,12 +517,73 @@ static int global_index(emit_t *E, ptx_var_t *v)
 static int lane_uni_reg(emit_t *E, const char *name);
 static int lane_sa_reg(emit_t *E, const char *name);
 static const char *lane_sa_value(emit_t *E, const char *name, ty_t t, const char *lane);
+/* The current function's locals by name, for lookup: a declaration "%r<N>" is filed under
+ * "%r", any other under its name, so a name's candidates are the entries for itself and for
+ * its non-digit prefix. Scanning every local with reg_match per lookup was quadratic in CUB's
+ * kernels (hundreds of renamed inline-asm predicates) and most of their translation time. */
+#include <uthash.h>
+typedef struct lkent { const char *name; int *ix; int n, cap; UT_hash_handle hh; } lkent_t;
+
+static void lookup_index_free(emit_t *E)
+{
+    lkent_t *e, *t2;
+    HASH_ITER(hh, E->lkmap, e, t2) { HASH_DEL(E->lkmap, e); free(e->ix); free(e); }
+    E->lkmap = NULL;
+    E->lkf = NULL;
+}
+
+static int lookup_index(emit_t *E, ptx_func_t *f)
+{
+    if (E->lkf == f && E->lkn == f->nlocals) return 1;
+    lookup_index_free(E);
+    for (int i = 0; i < f->nlocals; i++) {
+        const char *nm = f->locals[i].name;
+        lkent_t *e;
+        HASH_FIND_STR(E->lkmap, nm, e);
+        if (!e) {
+            e = calloc(1, sizeof *e);
+            if (!e) { lookup_index_free(E); return 0; }
+            e->name = nm;
+            HASH_ADD_KEYPTR(hh, E->lkmap, e->name, strlen(e->name), e);
+        }
+        if (e->n == e->cap) {
+            int nc = e->cap ? 2 * e->cap : 2;
+            int *a = realloc(e->ix, (size_t)nc * sizeof *a);
+            if (!a) { lookup_index_free(E); return 0; }
+            e->ix = a;
+            e->cap = nc;
+        }
+        e->ix[e->n++] = i;
+    }
+    E->lkf = f;
+    E->lkn = f->nlocals;
+    return 1;
+}
+
 static sym_t lookup(emit_t *E, const char *name)
 {
     sym_t s;
     memset(&s, 0, sizeof s);
     ptx_func_t *f = E->f;
     int best = -1, bestpos = -1;
+    if (lookup_index(E, f)) {
+        size_t L = strlen(name), pl = L;
+        while (pl > 0 && isdigit((unsigned char)name[pl - 1])) pl--;
+        for (int pass = 0; pass < 2; pass++) {
+            lkent_t *e = NULL;
+            if (pass == 0) HASH_FIND_STR(E->lkmap, name, e);
+            else if (pl > 0 && pl < L) HASH_FIND(hh, E->lkmap, name, pl, e);
+            for (int q = 0; e && q < e->n; q++) {
+                int i = e->ix[q];
+                ptx_var_t *v = &f->locals[i];
+                if (v->space == SP_REG ? !reg_match(v, name) : strcmp(v->name, name)) continue;
+                int pos = -1;
+                for (int k = E->nscopes - 1; k >= 0 && pos < 0; k--)
+                    if (E->scopes[k] == v->scope) pos = k;
+                if (pos > bestpos || (pos == bestpos && i < best)) { bestpos = pos; best = i; }   /* the first, as a scan would */
+            }
+        }
+    } else
     for (int i = 0; i < f->nlocals; i++) {
         ptx_var_t *v = &f->locals[i];
         if (v->space == SP_REG ? !reg_match(v, name) : strcmp(v->name, name)) continue;
@@ -1698,6 +1789,8 @@ static void emit_phase_stop(emit_t *E, const ptx_insn_t *in)
         else if (E->lanes) OUT("%s[%s] = %s; ", S_, ix, r);
         else OUT("__L[%s].%s = %s; ", ix, r, r);
     }
+    for (int r = ln ? E->crg : -1; r >= 0; r = E->rg[r].parent)   /* a stop inside masked regions */
+        OUT("__gam[(size_t)(__ling / NPU_LANES) * %du + %du] = __ami%d; ", LANE_MASK_DEPTH, E->rg[r].depth - 1, r);
     if (ln) OUT("__alive = 1; goto __gnext; __VB%d: ;", id);
     else OUT("__resume[%s] = %d; __alive = 1; goto __next; __B%d: ;", ix, id, id);
     const ptx_opnd_t *d = &in->ops[0];
@@ -1757,6 +1850,10 @@ static void emit_wmma(emit_t *E, const ptx_insn_t *in)
     if (!ld && !st) { fail(E, NPU_EPTXUNSUP, in, "%s outside a block-mode kernel with phases", in->opcode); return; }
     ty_t t = ity(in, 0);
     int col = has(in, "col"), sp = space_mod(in);
+    /* an a or b fragment holds its tile in the element order of its layout (the mma's layout
+     * qualifiers must match the load's, PTX ISA), so lane l's 8 elements are one contiguous run
+     * in memory either way; c and d fragments are always in row-major order */
+    if (ld && (has(in, "a") || has(in, "b"))) col = 0;
     const ptx_opnd_t *frag = &in->ops[ld ? 0 : 1], *ad = &in->ops[ld ? 1 : 0];
     if (in->nops < 2 || frag->kind != OP_VEC || (t.c != 'h' && t.c != 'g' && t.c != 'f')) {
         fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode);
@@ -1784,7 +1881,28 @@ static void emit_collective(emit_t *E, const ptx_insn_t *in)
     ty_t u32 = TY('u', 4), pr = TY('p', 1);
     if (!strcmp(op, "wmma") && !has(in, "mma")) { emit_wmma(E, in); return; }
     if (E->phase && E->in_entry) { emit_phase_stop(E, in); return; }
-    if (!strcmp(op, "wmma")) { fail(E, NPU_EPTXUNSUP, in, "%s (needs a block-mode kernel with phases)", in->opcode); return; }
+    if (!strcmp(op, "wmma")) {
+        /* thread mode (fibers): the warp's fragments meet in rt->wmma_mma, the last lane to
+         * arrive runs the prelude's __wmma_mma for all 32 (the same code phase mode runs) */
+        int mode = 0;
+        if (!has(in, "m16n16k16") || in->nops != 4 || !phase_kind(in, &mode)) { fail(E, NPU_EPTXUNSUP, in, "%s", in->opcode); return; }
+        int k = E->tmp++;
+        OUT("{ uint32_t __wi%d[24] = {0}, __wo%d[8] = {0}; ", k, k);
+        for (int q = 1; q <= 3; q++) {
+            const ptx_opnd_t *v = &in->ops[q];
+            ty_t et = (q == 3 && !(mode & 1)) ? TY('f', 4) : u32;
+            for (int i = 0; v->kind == OP_VEC && i < v->nelem && i < 8; i++)
+                OUT("__wi%d[%d] = %s; ", k, 8 * (q - 1) + i, tobits(E, et, rd(E, in, &v->elem[i], et)));
+        }
+        OUT("rt->wmma_mma(t, __wi%d, __wo%d, %d, __wmma_mma); ", k, k, mode);
+        const ptx_opnd_t *d = &in->ops[0];
+        for (int i = 0; d->kind == OP_VEC && i < d->nelem && i < 8; i++) {
+            if (mode & 2) wr(E, in, &d->elem[i], u32, S(E, "__wo%d[%d]", k, i));
+            else wr(E, in, &d->elem[i], TY('f', 4), S(E, "__u2f(__wo%d[%d])", k, i));
+        }
+        OUT("}");
+        return;
+    }
     if (!strcmp(op, "bar") || !strcmp(op, "barrier")) {
         if (has(in, "warp")) { NEED(1); OUT("rt->warp_sync(t, %s);", A(0, u32)); return; }
         if (has(in, "cluster")) {
@@ -2390,8 +2508,17 @@ static lcls_t lc_eval(emit_t *E, const ptx_insn_t *in)
     lcls_t c[PTX_MAXOPS];
     int allu = 1;
     for (int i = 1; i < n; i++) { c[i] = lc_opnd(E, &in->ops[i]); allu &= lc_uni(c[i]); }
-    if (!strcmp(op, "ld") || !strcmp(op, "ldu"))
-        return n >= 2 && lc_uni(lc_addr(E, &in->ops[1])) && !mem_order(in) ? U : X;
+    if (!strcmp(op, "ld") || !strcmp(op, "ldu")) {
+        /* .param space: only the entry's own parameters are uniform; a .param of the body is
+         * per thread (a call's arguments and results) */
+        const ptx_opnd_t *ao = n >= 2 ? &in->ops[1] : NULL;
+        if (ao && space_mod(in) == SP_PARAM) {
+            int kp = 0;
+            for (int q = 0; ao->name && q < E->entry->nparams && !kp; q++) kp = !strcmp(E->entry->params[q].name, ao->name);
+            if (!kp) return X;
+        }
+        return ao && lc_uni(lc_addr(E, ao)) && !mem_order(in) ? U : X;
+    }
     if (allu) return U;
     ty_t t = ity(in, 0);
     int intop = is_int(t) || (t.c == 0 && strcmp(op, "mov") == 0);
@@ -2544,6 +2671,184 @@ static void lane_classify(emit_t *E, ptx_func_t *f)
 }
 
 
+/* Masked regions. A branch whose predicate is not uniform may split a group's lanes at run
+ * time; the lane copy used to leave the lanes then (the group ran per thread from there: to the
+ * end of the thread in block mode, to the next stop in phase mode). A forward branch `@p bra J`
+ * at i whose region (i, J) is a hammock -- no label inside it is the target of a branch from
+ * outside, every branch inside targets (i, J], no ret/exit/brx and no stop other than a
+ * lockstep access (phase mode) inside, and every register written inside and live at J is of
+ * unknown class (so masked writes keep it right for the lanes that skip) -- runs in the lanes
+ * under a mask instead, as a GPU does: the lanes that do not branch are active (__ami<K>), the
+ * others wait at J. Inside, per-lane statements, loads and stores are masked; registers of
+ * uniform or affine class written there are dead at J (checked), so their lane-0/stride forms
+ * stay right for the active lanes; an exit from the lanes inside a region sends each inactive
+ * lane to the join of the outermost region it is inactive in (__dkt). Regions nest (the
+ * conditions imply it); the mask of an instruction is that of its innermost region. */
+static int live_bit(const emit_t *E, int i, int r);
+static int live_index(emit_t *E, const char *name);
+static int label_index(emit_t *E, ptx_func_t *f, const char *name);
+
+/* whether an instruction reads or writes memory (or may: anything without a destination) */
+static int lane_mem_op(const ptx_insn_t *in)
+{
+    const char *op = in->mods[0];
+    return insn_no_dest(in) || !strcmp(op, "ld") || !strcmp(op, "ldu") || !strcmp(op, "atom") || !strcmp(op, "red") ||
+           !strcmp(op, "st") || !strcmp(op, "cp") || !strcmp(op, "tex") || !strcmp(op, "tld4") || !strcmp(op, "suld");
+}
+
+/* whether no register named by destination operand o is live at instruction j */
+static int dest_dead_at(emit_t *E, const ptx_opnd_t *o, int j)
+{
+    if (o->kind == OP_VEC || o->kind == OP_LIST) {
+        for (int e = 0; e < o->nelem; e++) if (!dest_dead_at(E, &o->elem[e], j)) return 0;
+        return 1;
+    }
+    const char *nm[2] = {o->name, o->name2};
+    for (int k = 0; k < 2; k++) {
+        int r = nm[k] ? live_index(E, nm[k]) : -1;
+        if (r >= 0 && live_bit(E, j, r)) return 0;
+    }
+    return 1;
+}
+
+/* whether every register named by destination operand o that is live at instruction j has
+ * unknown class */
+static int dest_live_unk(emit_t *E, const ptx_opnd_t *o, int j)
+{
+    if (o->kind == OP_VEC || o->kind == OP_LIST) {
+        for (int e = 0; e < o->nelem; e++) if (!dest_live_unk(E, &o->elem[e], j)) return 0;
+        return 1;
+    }
+    const char *nm[2] = {o->name, o->name2};
+    for (int k = 0; k < 2; k++) {
+        if (!nm[k]) continue;
+        int r = live_index(E, nm[k]);
+        if (r < 0 || !live_bit(E, j, r)) continue;
+        int x = lr_find(E, nm[k]);
+        if (x < 0 || E->lr[x].cl.k != LC_UNK) return 0;
+    }
+    return 1;
+}
+
+static void lane_regions(emit_t *E, ptx_func_t *f)
+{
+    int n = f->ninsns;
+    E->rin = malloc((size_t)(n + 1) * sizeof(int));
+    E->rstart = calloc((size_t)n + 1, sizeof(int));
+    if (!E->rin || !E->rstart) { E->st = NPU_EHOSTMEM; return; }
+    for (int k = 0; k <= n; k++) E->rin[k] = -1;
+    if (!E->lv || npu_env("NPU_PTX_NO_MASKED")) return;
+    int *lo = malloc((size_t)(n + 1) * sizeof(int)), *hi = malloc((size_t)(n + 1) * sizeof(int));
+    if (!lo || !hi) { free(lo); free(hi); E->st = NPU_EHOSTMEM; return; }
+    for (int k = 0; k <= n; k++) { lo[k] = n; hi[k] = -1; }
+    for (int i = 0; i < n; i++) {   /* the first and last branch to each label */
+        const ptx_insn_t *in = &f->insns[i];
+        if (in->is_label || strcmp(in->mods[0], "bra") || in->nops < 1 || !in->ops[0].name) continue;
+        int t = label_index(E, f, in->ops[0].name);
+        if (t < 0) continue;
+        if (i < lo[t]) lo[t] = i;
+        if (i > hi[t]) hi[t] = i;
+    }
+    for (int i = 0; i < n && E->st == NPU_OK; i++) {
+        const ptx_insn_t *in = &f->insns[i];
+        if (in->is_label || strcmp(in->mods[0], "bra") || !in->pred || in->nops < 1 || !in->ops[0].name) continue;
+        if (lc_uni_guard(E, in)) continue;
+        int j = label_index(E, f, in->ops[0].name);
+        if (j <= i + 1) continue;
+        int ok = 1;
+        for (int k = i + 1; k < j && ok; k++) {
+            const ptx_insn_t *ik = &f->insns[k];
+            if (ik->is_label == 1) { if (hi[k] >= 0 && (lo[k] <= i || hi[k] >= j)) ok = 0; continue; }
+            if (ik->is_label) continue;
+            const char *op = ik->mods[0];
+            if (!strcmp(op, "bra")) {
+                int t = ik->nops >= 1 && ik->ops[0].name ? label_index(E, f, ik->ops[0].name) : -1;
+                if (t <= i || t > j) ok = 0;
+                continue;
+            }
+            if (!strcmp(op, "brx") || !strcmp(op, "ret") || !strcmp(op, "exit")) ok = 0;
+            if (is_stop(ik) && !(E->phase && ik->lockstep)) ok = 0;
+            if (ok && ik->nops >= 1 && !insn_no_dest(ik) && !dest_live_unk(E, &ik->ops[0], j)) ok = 0;
+        }
+        if (!ok) continue;
+        if (E->nrg % 16 == 0) {
+            lregion_t *a = realloc(E->rg, (size_t)(E->nrg + 16) * sizeof *a);
+            if (!a) { E->st = NPU_EHOSTMEM; break; }
+            E->rg = a;
+        }
+        E->rg[E->nrg].br = i;
+        E->rg[E->nrg].join = j;
+        E->rg[E->nrg].parent = -1;
+        E->rg[E->nrg].depth = 1;
+        E->nrg++;
+    }
+    free(lo);
+    free(hi);
+    /* nesting: outer (longer) regions first, each inner one overwrites the interior it owns */
+    int *ord = malloc((size_t)(E->nrg + 1) * sizeof(int));
+    if (!ord) { E->st = NPU_EHOSTMEM; return; }
+    for (int r = 0; r < E->nrg; r++) ord[r] = r;
+    for (int a = 1; a < E->nrg; a++)   /* insertion sort by span, descending */
+        for (int b = a; b > 0; b--) {
+            lregion_t *x = &E->rg[ord[b - 1]], *y = &E->rg[ord[b]];
+            if (x->join - x->br >= y->join - y->br) break;
+            int t = ord[b]; ord[b] = ord[b - 1]; ord[b - 1] = t;
+        }
+    for (int q = 0; q < E->nrg; q++) {
+        int r = ord[q];
+        lregion_t *R = &E->rg[r];
+        R->parent = E->rin[R->br];
+        R->depth = R->parent >= 0 ? E->rg[R->parent].depth + 1 : 1;
+        for (int k = R->br + 1; k < R->join; k++) E->rin[k] = r;
+        E->rstart[R->br] = r + 1;
+    }
+    free(ord);
+    /* a lane-copy stop inside regions saves their masks: at most LANE_MASK_DEPTH slots */
+    for (int k = 0; k < n; k++) {
+        if (f->insns[k].is_label || !is_stop(&f->insns[k]) || E->rin[k] < 0) continue;
+        int d = E->rg[E->rin[k]].depth;
+        if (d > LANE_MASK_DEPTH) {   /* too deep (never seen): no masked regions at all */
+            for (int j = 0; j <= n; j++) { E->rin[j] = -1; E->rstart[j] = 0; }
+            E->nrg = 0;
+            E->gam_depth = 0;
+            break;
+        }
+        if (d > E->gam_depth) E->gam_depth = d;
+    }
+    if (ptx_dump_enabled("lower") && E->nrg) {
+        fprintf(stderr, "== ptx lanes: %s: %d masked region(s):", f->name, E->nrg);
+        for (int r = 0; r < E->nrg; r++)
+            if (E->rstart[E->rg[r].br])
+                fprintf(stderr, " lines %d-%d", f->insns[E->rg[r].br].line, f->insns[E->rg[r].join].line);
+        fprintf(stderr, "\n");
+    }
+}
+
+/* the active mask of the instruction being emitted (its innermost region's) */
+static const char *lane_am(emit_t *E)
+{
+    return E->crg < 0 ? "NPU_LANE_FULL" : S(E, "__ami%d", E->crg);
+}
+
+/* Leaving the lane copy at instruction idx (the per-thread copy continues there). Inside masked
+ * regions the inactive lanes go to the join of the outermost region they are inactive in. */
+static const char *lane_exit(emit_t *E, int idx)
+{
+    E->divpt[idx] = 1;
+    if (E->crg < 0) return S(E, "{ __dk = %d; goto __div; }", idx + 1);
+    sb_t b = {0};
+    sb_add(&b, "{ for (uint32_t __lx = 0; __lx < NPU_LANES; __lx++) { uint32_t __t = %du;", idx + 1);
+    for (int r = E->crg; r >= 0; r = E->rg[r].parent) {   /* innermost first: outer ones override */
+        sb_add(&b, " if (!(__ami%d >> __lx & 1u)) __t = %du;", r, E->rg[r].join + 1);
+        E->divpt[E->rg[r].join] = 1;
+    }
+    sb_add(&b, " __dkt[__lx] = __t; } __dkx = 1; __dk = %d; goto __div; }", idx + 1);
+    if (b.oom) { E->st = NPU_EHOSTMEM; free(b.s); return "0"; }
+    const char *r = S(E, "%s", b.s);
+    free(b.s);
+    return r;
+}
+
 /* ld/st of one element as lanes, by the class of the address's base register (lane_classify):
  * uniform -> one scalar access (a store keeps lane 15's value, as threads in order would);
  * stride == size -> one vector access when lane 15's address is lane 0's + 15 * size
@@ -2558,7 +2863,35 @@ static void lane_aff_head(emit_t *E, int k, const char *a, const char *pred)
         "{ const uint32_t __l = NPU_LANES - 1u; __pz_%d = %s; }\n", k, k, k, k, a, k, pred, k, a);
 }
 
+static void emit_lane_mem_body(emit_t *E, const ptx_insn_t *in, int st, int idx);
+
+/* Inside a masked region (lane_regions): the forms below when every lane is active; else one
+ * access per active lane (no lane that skipped the region may touch memory or have its
+ * register written). A uniform load into a uniform register is one load either way (some lane
+ * is active, so the GPU makes it too). */
 static void emit_lane_mem(emit_t *E, const ptx_insn_t *in, int st, int idx)
+{
+    if (E->crg < 0) { emit_lane_mem_body(E, in, st, idx); return; }
+    ty_t t = ity(in, 0);
+    if (!t.c) { E->lane_bad = 1; return; }
+    if (t.c == 'p') t = TY('u', 1);
+    const ptx_opnd_t *ao = &in->ops[st ? 0 : 1], *vo = &in->ops[st ? 1 : 0];
+    if (!st && lc_uni_guard(E, in) && lc_uni(lc_addr(E, ao)) && (vo->kind == OP_REG || vo->kind == OP_SYM) && vo->name &&
+        !vo->name2 && lane_uni_reg(E, vo->name)) {
+        emit_lane_mem_body(E, in, st, idx);
+        return;
+    }
+    const char *am = lane_am(E);
+    OUT("if (%s == NPU_LANE_FULL) { ", am);
+    emit_lane_mem_body(E, in, st, idx);
+    OUT(" } else { for (__l = 0; __l < NPU_LANES; __l++) if ((%s >> __l & 1u) && %s) { *__curlin = __ling + __l; ", am, lane_pred(E, in));
+    const char *a = addr(E, in, ao, space_mod(in));
+    if (st) store(E, a, t, A(1, t), 0);
+    else wr(E, in, vo, t, load_expr(E, a, t, 0));
+    OUT(" } }");
+}
+
+static void emit_lane_mem_body(emit_t *E, const ptx_insn_t *in, int st, int idx)
 {
     ty_t t = ity(in, 0);
     if (!t.c) { E->lane_bad = 1; return; }
@@ -2618,13 +2951,12 @@ static void emit_lane_mem(emit_t *E, const ptx_insn_t *in, int st, int idx)
          * next fused loop, so the values go straight into the statements that use them. As a
          * loop of its own, gcc stored them as two xmm halves that the next loop re-read as one
          * ymm: a store-forwarding stall (tiled histogram, perf annotate: a third of its time) */
-        if (!st && !direct && ac.k == LC_AFF && t.sz <= 8) {
+        if (!st && !direct && ac.k == LC_AFF && t.sz <= 8 && E->crg < 0) {
             OUT("uint8_t __tv%d[NPU_LANES * %du] __attribute__((aligned(64))); int __tg%d = 0;\n    ", k, t.sz, k);
             lane_aff_head(E, k, a, pred);
             OUT("    if (__pg%d && __pz_%d - __p0_%d == (intptr_t)((NPU_LANES - 1u) * %du)) { memcpy(__tv%d, __p0_%d, sizeof __tv%d); __tg%d = 1; }",
                 k, k, k, t.sz, k, k, k, k);
-            E->divpt[idx] = 1;
-            OUT("\n    else if (__pg%d) { __dk = %d; goto __div; } }", k, idx + 1);
+            OUT("\n    else if (__pg%d) %s }", k, lane_exit(E, idx));
             size_t mark = E->out.n;
             wr(E, in, vo, t, load_expr(E, S(E, "(__tv%d + __l * %du)", k, t.sz), t, 0));
             const char *w = S(E, "    if (__tg%d) { %s }", k, E->out.s + mark);
@@ -2657,8 +2989,7 @@ static void emit_lane_mem(emit_t *E, const ptx_insn_t *in, int st, int idx)
         if (ac.k == LC_AFF) {
             /* affine but not contiguous here (a 32-bit offset wrapped, or the guard is off):
              * per thread from this access on; no per-lane copy to compile */
-            E->divpt[idx] = 1;
-            OUT(" }\n    else if (__pg%d) { __dk = %d; goto __div; } }", k, idx + 1);
+            OUT(" }\n    else if (__pg%d) %s }", k, lane_exit(E, idx));
             return;
         }
         if (!st) {
@@ -2684,16 +3015,19 @@ static void emit_lane_cond(emit_t *E, const ptx_insn_t *in, const char *target, 
         OUT("{ int __u; { const uint32_t __l = 0; __u = %s; } if (__u) goto %s; }", lane_pred(E, in), target);
         return;
     }
-    E->divpt[idx] = 1;
+    /* the lanes that take the branch, among the active ones */
+    const char *am = lane_am(E);
     sym_t ps = {0};
     if (in->pred) ps = lookup(E, in->pred);
-    if (in->pred && ps.kind == SY_REG && ps.ty.c == 'p') {   /* a predicate register's lane array: a mask test */
-        OUT("{ uint32_t __m = __lane_mask(%s)%s; if (__m == NPU_LANE_FULL) goto %s; if (__m) { __dk = %d; goto __div; } }",
-            mangle(E, "w_", in->pred), in->pred_neg ? " ^ NPU_LANE_FULL" : "", target, idx + 1);
-        return;
-    }
-    OUT("{ uint32_t __n = 0; for (__l = 0; __l < NPU_LANES; __l++) __n += (uint32_t)(%s != 0);"
-        " if (__n == NPU_LANES) goto %s; if (__n) { __dk = %d; goto __div; } }", lane_pred(E, in), target, idx + 1);
+    if (in->pred && ps.kind == SY_REG && ps.ty.c == 'p')   /* a predicate register's lane array: a mask test */
+        OUT("{ uint32_t __m = (__lane_mask(%s)%s) & %s; ", mangle(E, "w_", in->pred), in->pred_neg ? " ^ NPU_LANE_FULL" : "", am);
+    else
+        OUT("{ uint32_t __m = 0; for (uint32_t __lx = 0; __lx < NPU_LANES; __lx++) { const uint32_t __l = __lx; "
+            "__m |= (uint32_t)(%s != 0) << __lx; } __m &= %s; ", lane_pred(E, in), am);
+    OUT("if (__m == %s) goto %s; ", am, target);
+    int r = E->rstart ? E->rstart[idx] - 1 : -1;
+    if (r >= 0) OUT("__ami%d = %s & ~__m; }", r, am);   /* a masked region: the others go on */
+    else OUT("if (__m) %s }", lane_exit(E, idx));
 }
 
 /* After a widening conversion (cvt, mul.wide, mad.wide) or a right shift whose destination
@@ -2729,10 +3063,9 @@ static void emit_lane_post_check(emit_t *E, const ptx_insn_t *in, int idx, const
     lcls_t c = E->lr[i].cl;
     ty_t rt = lookup(E, in->ops[0].name).ty;
     const char *u = ut_name(rt.sz), *sg = st_name(rt.sz);
-    E->divpt[idx] = 1;
     if (c.c != LC_RT) {
-        OUT("  if ((%s)(%s - %s) != (%s)((NPU_LANES - 1u) * (uint64_t)%lldll)) { __dk = %d; goto __div; }\n",
-            u, vz, v0, u, (long long)c.c, idx + 1);
+        OUT("  if ((%s)(%s - %s) != (%s)((NPU_LANES - 1u) * (uint64_t)%lldll)) %s\n",
+            u, vz, v0, u, (long long)c.c, lane_exit(E, idx));
         return;
     }
     const char *op = in->mods[0];
@@ -2744,9 +3077,9 @@ static void emit_lane_post_check(emit_t *E, const ptx_insn_t *in, int idx, const
         bits = rt.sz * 8 - lg - (int)k;
     } else bits = ity(in, 0).sz * 8 - lg;   /* mul.wide / mad.wide: the narrow source */
     if (bits > 40) bits = 40;
-    if (bits < 1) { OUT("  __dk = %d; goto __div;\n", idx + 1); return; }
+    if (bits < 1) { OUT("  %s\n", lane_exit(E, idx)); return; }
     OUT("  { %s __q = (%s)(%s - %s); if ((%s)__q >= (%s)%lldll || (%s)__q <= -(%s)%lldll || (%s)(%s - %s) != (%s)((NPU_LANES - 1u) * __q))"
-        " { __dk = %d; goto __div; } }\n", u, u, v1, v0, sg, sg, 1ll << bits, sg, sg, 1ll << bits, u, vz, v0, u, idx + 1);
+        " %s }\n", u, u, v1, v0, sg, sg, 1ll << bits, sg, sg, 1ll << bits, u, vz, v0, u, lane_exit(E, idx));
 }
 
 /* A definition of a scalar-affine register (lane_mark_sa): the instruction evaluated at lanes
@@ -2809,7 +3142,11 @@ static void emit_lane_insn(emit_t *E, const ptx_insn_t *in, int idx)
     if (!strcmp(op, "membar") || !strcmp(op, "fence")) { emit_insn(E, in); return; }
     if (!strcmp(op, "prefetch") || !strcmp(op, "prefetchu")) { OUT("/* %s */", in->opcode); return; }
     if (!strncmp(op, "__", 2)) {   /* ptx_lockstep.c's push (its __reconv is a stop, above) */
-        if (E->phase && !strcmp(op, "__rspush")) { OUT("for (__l = 0; __l < NPU_LANES; __l++) "); emit_rspush(E, in, "((size_t)__ling + __l)"); }
+        if (E->phase && !strcmp(op, "__rspush")) {
+            OUT("for (__l = 0; __l < NPU_LANES; __l++) ");
+            if (E->crg >= 0) OUT("if (%s >> __l & 1u) ", lane_am(E));   /* the lanes that reach the branch */
+            emit_rspush(E, in, "((size_t)__ling + __l)");
+        }
         return;
     }
     if (!lane_op_ok(in) && strcmp(op, "ld") && strcmp(op, "ldu") && strcmp(op, "st")) { E->lane_bad = 1; return; }
@@ -2839,9 +3176,14 @@ static void emit_lane_insn(emit_t *E, const ptx_insn_t *in, int idx)
         OUT("{ const uint32_t __l = 0; ");
     } else if (post || atomic) OUT("for (__l = 0; __l < NPU_LANES; __l++) { ");
     else { E->lane_fuse = 1; OUT("{ "); }
-    if (in->pred) OUT("if %s { ", lane_pred(E, in));
+    /* in a masked region the lanes that skip it touch no memory and keep the registers they
+     * read after its join (lane_regions); other writes may run in every lane */
+    int masked = !uni && E->crg >= 0 && (lane_mem_op(in) || !dest_dead_at(E, &in->ops[0], E->rg[E->crg].join));
+    if (in->pred && masked) OUT("if ((%s >> __l & 1u) && %s) { ", lane_am(E), lane_pred(E, in));
+    else if (masked) OUT("if (%s >> __l & 1u) { ", lane_am(E));
+    else if (in->pred) OUT("if %s { ", lane_pred(E, in));
     emit_insn(E, in);
-    if (in->pred) OUT(" }");
+    if (in->pred || masked) OUT(" }");
     OUT(" }");
     if (post) {
         const char *w = mangle(E, "w_", in->ops[0].name);
@@ -3029,6 +3371,7 @@ static void emit_body_lane(emit_t *E, ptx_func_t *f)
     int *sbr = calloc((size_t)f->ninsns + 1, sizeof *sbr);   /* branch -> its emit_lane_sa_setp + 1 */
     for (int i = 0; i < f->ninsns && E->st == NPU_OK; i++) {
         const ptx_insn_t *in = &f->insns[i];
+        E->crg = E->rin ? E->rin[i] : -1;
         if (in->is_label) lane_flush(E, &pend);
         if (in->is_label == 1) { OUT("%s: ;\n", mangle(E, "V_", in->label)); continue; }
         if (in->is_label == 2) { if (E->nscopes < 256) E->scopes[E->nscopes++] = in->scope; OUT("{\n"); continue; }
@@ -3041,15 +3384,16 @@ static void emit_body_lane(emit_t *E, ptx_func_t *f)
         }
         if (sbr && sbr[i]) {                       /* the branch of an emit_lane_sa_setp */
             lane_flush(E, &pend);
-            OUT("    if (__sb%d_u) { if (%s__sb%d_t) goto %s; }\n    else { ", sbr[i] - 1, in->pred_neg ? "!" : "",
+            OUT("    if (__sb%d_u) { if (%s__sb%d_t) goto %s;", sbr[i] - 1, in->pred_neg ? "!" : "",
                 sbr[i] - 1, mangle(E, "V_", in->ops[0].name));
+            if (E->rstart && E->rstart[i]) OUT(" __ami%d = %s;", E->rstart[i] - 1, lane_am(E));   /* a masked region, all lanes in */
+            OUT(" }\n    else { ");
             size_t m0 = E->out.n;
             E->lane_bad = 0;
             emit_lane_insn(E, in, i);              /* the mask test (emit_lane_cond) */
             if (E->lane_bad) {
                 E->out.n = m0; E->out.s[m0] = 0;
-                OUT("__dk = %d; goto __div;", i + 1);
-                E->divpt[i] = 1;
+                OUT("%s", lane_exit(E, i));
             }
             OUT(" }\n");
             continue;
@@ -3066,8 +3410,7 @@ static void emit_body_lane(emit_t *E, ptx_func_t *f)
             E->out.n = mark;
             E->out.s[mark] = 0;
             lane_flush(E, &pend);
-            OUT("  __dk = %d; goto __div;   /* %s: per thread */", i + 1, in->opcode);
-            E->divpt[i] = 1;
+            OUT("  %s   /* %s: per thread */", lane_exit(E, i), in->opcode);
         } else if (E->lane_fuse) {
             sb_add(&pend, "%s\n", E->out.s + mark);
             E->out.n = mark;
@@ -3103,6 +3446,7 @@ static void emit_body_lane(emit_t *E, ptx_func_t *f)
     if (pend.oom) E->st = NPU_EHOSTMEM;
     free(pend.s);
     free(sbr);
+    E->crg = -1;
     OUT("  goto __vret;\n");
     E->lane = 0;
 }
@@ -3418,6 +3762,34 @@ static uint32_t lstride(const emit_t *E)
  */
 #include <uthash.h>
 typedef struct regix { const char *name; int idx; UT_hash_handle hh; } regix_t;
+typedef struct labix { const char *name; int idx; UT_hash_handle hh; } labix_t;
+
+/* the instruction index of label name in the entry, -1 if none (a hash built on first use:
+ * the linear search per branch was quadratic in the size of CUB's unrolled kernels) */
+static int label_index(emit_t *E, ptx_func_t *f, const char *name)
+{
+    if (f != E->entry) {
+        for (int j = 0; j < f->ninsns; j++)
+            if (f->insns[j].is_label == 1 && !strcmp(f->insns[j].label, name)) return j;
+        return -1;
+    }
+    if (!E->labmap) {
+        for (int j = 0; j < f->ninsns; j++) {
+            if (f->insns[j].is_label != 1) continue;
+            labix_t *l;
+            HASH_FIND_STR(E->labmap, f->insns[j].label, l);
+            if (l) continue;
+            l = calloc(1, sizeof *l);
+            if (!l) { E->st = NPU_EHOSTMEM; return -1; }
+            l->name = f->insns[j].label;
+            l->idx = j;
+            HASH_ADD_KEYPTR(hh, E->labmap, l->name, strlen(l->name), l);
+        }
+    }
+    labix_t *l;
+    HASH_FIND_STR(E->labmap, name, l);
+    return l ? l->idx : -1;
+}
 
 /* no destination operand: stores, branches, barriers ... (bar.red writes its operand 0) */
 static int insn_no_dest(const ptx_insn_t *in)
@@ -3498,6 +3870,15 @@ static int phase_kind(const ptx_insn_t *in, int *mode)
         if (has(in, "satfinite")) return 0;
         for (int k = 0; k < 4; k++) if (in->ops[k].kind != OP_VEC) return 0;
         *mode = (ct2.c == 'h' ? 1 : 0) | (dt.c == 'h' ? 2 : 0);
+        /* the layouts of a and b (in that order): a column-major fragment holds its tile in
+         * column-major element order (see emit_wmma), 8 / 16 tell __wmma_mma */
+        int nl = 0;
+        for (int k = 1; k < in->nmods; k++) {
+            if (strcmp(in->mods[k], "row") && strcmp(in->mods[k], "col")) continue;
+            if (!strcmp(in->mods[k], "col")) *mode |= nl ? 16 : 8;
+            nl++;
+        }
+        if (nl != 2) return 0;
         if (in->ops[1].nelem != 8 && in->ops[1].nelem != 4) return 0;   /* bf16 fragments hold 4 registers */
         if (in->ops[1].nelem == 4) *mode |= 4;
         if ((dt.c != 'f' && dt.c != 'h') || (ct2.c != 'f' && ct2.c != 'h')) return 0;
@@ -3594,6 +3975,126 @@ static void flatten_scopes(emit_t *E, ptx_func_t *f)
         }
 out:
     free(open); free(close); free(sdepth); free(sopen); free(sclose);
+    lookup_index_free(E);   /* names changed */
+}
+
+/* Backward liveness over the entry's PTX control flow (a register is live at an instruction
+ * when some path from it reads the register before writing it; a guarded write keeps the old
+ * value, so it also reads). E->lv holds the live-in set of every instruction (E->lvw 64-bit
+ * words each), E->lvn the register names by index, E->lvmap name -> index. Used by phase mode
+ * (registers saved at stop points) and by the lane copy (registers a thread takes from the
+ * lanes when its group leaves them, masked regions). 0 when out of memory or an instruction
+ * has too many operands to track. Computed once per entry. */
+static int live_compute(emit_t *E, ptx_func_t *f)
+{
+    if (E->lv) return 1;
+    int n = f->ninsns, nregs = 0;
+    regix_t *map = NULL;
+    int **use = calloc((size_t)n, sizeof *use), *nuse = calloc((size_t)n, sizeof(int));
+    int *def = calloc((size_t)n * 4, sizeof(int)), *ndef = calloc((size_t)n, sizeof(int));
+    int *succ = calloc((size_t)n * 2, sizeof(int)), *nsucc = calloc((size_t)n, sizeof(int));
+    int ok = use && nuse && def && ndef && succ && nsucc;
+    E->nscopes = 1;
+    E->scopes[0] = 0;
+    for (int i = 0; ok && i < n; i++) {
+        const ptx_insn_t *in = &f->insns[i];
+        if (in->is_label == 2 && E->nscopes < 256) E->scopes[E->nscopes++] = in->scope;
+        if (in->is_label == 3 && E->nscopes > 1) E->nscopes--;
+        int next = i + 1 < n ? i + 1 : -1;
+        if (in->is_label) { if (next >= 0) succ[2 * i + nsucc[i]++] = next; continue; }
+        int buf[256], nb = 0;
+        const char *op = in->mods[0];
+        int nd = insn_no_dest(in);
+        for (int k = 0; k < in->nops; k++) {
+            if (k == 0 && !nd && (in->ops[0].kind == OP_REG || in->ops[0].kind == OP_VEC || in->ops[0].kind == OP_SINK)) {
+                int db[16], ndb = 0;
+                collect_regs(E, &in->ops[0], &map, &nregs, db, &ndb, 16);
+                if (!in->pred) for (int j = 0; j < ndb && j < 4; j++) def[4 * i + ndef[i]++] = db[j];
+                if (in->pred) for (int j = 0; j < ndb && nb < 256; j++) buf[nb++] = db[j];  /* may keep old value */
+                continue;
+            }
+            collect_regs(E, &in->ops[k], &map, &nregs, buf, &nb, 256);
+        }
+        if (in->pred) {
+            ptx_opnd_t po;
+            memset(&po, 0, sizeof po);
+            po.kind = OP_REG;
+            po.name = in->pred;
+            collect_regs(E, &po, &map, &nregs, buf, &nb, 256);
+        }
+        if (nb == 256) ok = 0;   /* too many operands to track */
+        use[i] = malloc((size_t)(nb ? nb : 1) * sizeof(int));
+        if (!use[i]) { ok = 0; break; }
+        memcpy(use[i], buf, (size_t)nb * sizeof(int));
+        nuse[i] = nb;
+        int uncond_jump = (!strcmp(op, "bra") && !in->pred);
+        int ends = (!strcmp(op, "ret") || !strcmp(op, "exit")) && !in->pred;
+        if (!strcmp(op, "bra") && in->nops >= 1 && in->ops[0].name) {
+            int j = label_index(E, f, in->ops[0].name);
+            if (j >= 0) succ[2 * i + nsucc[i]++] = j;
+        }
+        if (!uncond_jump && !ends && next >= 0) succ[2 * i + nsucc[i]++] = next;
+    }
+    int words = (nregs + 63) / 64;
+    if (!words) words = 1;
+    uint64_t *live = ok ? calloc((size_t)n * (size_t)words + 1, sizeof(uint64_t)) : NULL;
+    if (!live) ok = 0;
+    /* backward fixpoint: in(i) = use(i) | (out(i) & ~def(i)), out(i) = U in(succ) */
+    uint64_t *tmp = ok ? calloc((size_t)words, sizeof(uint64_t)) : NULL;
+    if (!tmp) ok = 0;
+    for (int changed = ok; changed;) {
+        changed = 0;
+        for (int i = n - 1; i >= 0; i--) {
+            memset(tmp, 0, (size_t)words * sizeof(uint64_t));
+            for (int k = 0; k < nsucc[i]; k++)
+                for (int w = 0; w < words; w++) tmp[w] |= live[(size_t)succ[2 * i + k] * words + w];
+            for (int k = 0; k < ndef[i]; k++) tmp[def[4 * i + k] / 64] &= ~(1ull << (def[4 * i + k] % 64));
+            for (int k = 0; k < nuse[i]; k++) tmp[use[i][k] / 64] |= 1ull << (use[i][k] % 64);
+            if (memcmp(tmp, &live[(size_t)i * words], (size_t)words * sizeof(uint64_t))) {
+                memcpy(&live[(size_t)i * words], tmp, (size_t)words * sizeof(uint64_t));
+                changed = 1;
+            }
+        }
+    }
+    const char **names = ok ? calloc((size_t)(nregs + 1), sizeof(char *)) : NULL;
+    if (!names) ok = 0;
+    regix_t *r, *rt2;
+    if (names) HASH_ITER(hh, map, r, rt2) names[r->idx] = r->name;
+    for (int i = 0; use && i < n; i++) free(use[i]);
+    free(use); free(nuse); free(def); free(ndef); free(succ); free(nsucc); free(tmp);
+    if (!ok || E->st != NPU_OK) {
+        HASH_ITER(hh, map, r, rt2) { HASH_DEL(map, r); free(r); }
+        free(live); free(names);
+        return 0;
+    }
+    E->lv = live;
+    E->lvw = words;
+    E->lvn = names;
+    E->lvmap = map;
+    E->nlvr = nregs;
+    return 1;
+}
+
+static int live_bit(const emit_t *E, int i, int r)
+{
+    return (int)(E->lv[(size_t)i * (size_t)E->lvw + (size_t)r / 64] >> (r % 64) & 1);
+}
+
+/* the liveness index of register name, -1 if it has none (never read or written) */
+static int live_index(emit_t *E, const char *name)
+{
+    regix_t *r;
+    HASH_FIND_STR(E->lvmap, name, r);
+    return r ? r->idx : -1;
+}
+
+static void live_free(emit_t *E)
+{
+    regix_t *r, *rt2;
+    HASH_ITER(hh, E->lvmap, r, rt2) { HASH_DEL(E->lvmap, r); free(r); }
+    free(E->lv);
+    free(E->lvn);
+    E->lv = NULL; E->lvn = NULL; E->lvmap = NULL;
 }
 
 /* Phase code grows with the registers saved and restored at its stop points (one statement
@@ -3632,110 +4133,50 @@ static int lower_phases(emit_t *E)
         nbar++;
     }
     if (!nbar) return 0;
-    /* registers, use/def per instruction, successors */
-    int n = f->ninsns, nregs = 0;
-    regix_t *map = NULL;
-    int **use = calloc((size_t)n, sizeof *use), *nuse = calloc((size_t)n, sizeof(int));
-    int *def = calloc((size_t)n * 4, sizeof(int)), *ndef = calloc((size_t)n, sizeof(int));
-    int *succ = calloc((size_t)n * 2, sizeof(int)), *nsucc = calloc((size_t)n, sizeof(int));
-    int ok = use && nuse && def && ndef && succ && nsucc;
-    E->nscopes = 1;
-    E->scopes[0] = 0;
-    for (int i = 0; ok && i < n; i++) {
-        const ptx_insn_t *in = &f->insns[i];
-        if (in->is_label == 2 && E->nscopes < 256) E->scopes[E->nscopes++] = in->scope;
-        if (in->is_label == 3 && E->nscopes > 1) E->nscopes--;
-        int next = i + 1 < n ? i + 1 : -1;
-        if (in->is_label) { if (next >= 0) succ[2 * i + nsucc[i]++] = next; continue; }
-        int buf[256], nb = 0;
-        const char *op = in->mods[0];
-        int nd = insn_no_dest(in);
-        for (int k = 0; k < in->nops; k++) {
-            if (k == 0 && !nd && (in->ops[0].kind == OP_REG || in->ops[0].kind == OP_VEC || in->ops[0].kind == OP_SINK)) {
-                int db[16], ndb = 0;
-                collect_regs(E, &in->ops[0], &map, &nregs, db, &ndb, 16);
-                if (!in->pred) for (int j = 0; j < ndb && j < 4; j++) def[4 * i + ndef[i]++] = db[j];
-                if (in->pred) for (int j = 0; j < ndb && nb < 256; j++) buf[nb++] = db[j];  /* may keep old value */
-                continue;
-            }
-            collect_regs(E, &in->ops[k], &map, &nregs, buf, &nb, 256);
+    int ok = live_compute(E, f);
+    if (ok) {   /* the saves first, from the live sets' bit counts (naming 31M of them took seconds) */
+        long saves = 0;
+        for (int i = 0; i < f->ninsns && saves <= PHASE_MAX_SAVES; i++) {
+            const ptx_insn_t *in = &f->insns[i];
+            if (in->is_label || !is_stop(in)) continue;
+            int sidx = in->lockstep ? i : i + 1 < f->ninsns ? i + 1 : -1;
+            for (int w = 0; sidx >= 0 && w < E->lvw; w++) saves += __builtin_popcountll(E->lv[(size_t)sidx * E->lvw + w]);
         }
-        if (in->pred) {
-            ptx_opnd_t po;
-            memset(&po, 0, sizeof po);
-            po.kind = OP_REG;
-            po.name = in->pred;
-            collect_regs(E, &po, &map, &nregs, buf, &nb, 256);
-        }
-        if (nb == 256) ok = 0;   /* too many operands to track: give up on phases */
-        use[i] = malloc((size_t)(nb ? nb : 1) * sizeof(int));
-        if (!use[i]) { ok = 0; break; }
-        memcpy(use[i], buf, (size_t)nb * sizeof(int));
-        nuse[i] = nb;
-        int uncond_jump = (!strcmp(op, "bra") && !in->pred);
-        int ends = (!strcmp(op, "ret") || !strcmp(op, "exit")) && !in->pred;
-        if (!strcmp(op, "bra") && in->nops >= 1 && in->ops[0].name) {
-            for (int j = 0; j < n; j++)
-                if (f->insns[j].is_label == 1 && !strcmp(f->insns[j].label, in->ops[0].name)) { succ[2 * i + nsucc[i]++] = j; break; }
-        }
-        if (!uncond_jump && !ends && next >= 0) succ[2 * i + nsucc[i]++] = next;
-    }
-    int words = (nregs + 63) / 64;
-    uint64_t *live = ok ? calloc((size_t)n * (size_t)(words ? words : 1), sizeof(uint64_t)) : NULL;
-    if (!live) ok = 0;
-    /* backward fixpoint: in(i) = use(i) | (out(i) & ~def(i)), out(i) = U in(succ) */
-    uint64_t *tmp = ok ? calloc((size_t)(words ? words : 1), sizeof(uint64_t)) : NULL;
-    if (!tmp) ok = 0;
-    for (int changed = ok; changed;) {
-        changed = 0;
-        for (int i = n - 1; i >= 0; i--) {
-            memset(tmp, 0, (size_t)words * sizeof(uint64_t));
-            for (int k = 0; k < nsucc[i]; k++)
-                for (int w = 0; w < words; w++) tmp[w] |= live[(size_t)succ[2 * i + k] * words + w];
-            for (int k = 0; k < ndef[i]; k++) tmp[def[4 * i + k] / 64] &= ~(1ull << (def[4 * i + k] % 64));
-            for (int k = 0; k < nuse[i]; k++) tmp[use[i][k] / 64] |= 1ull << (use[i][k] % 64);
-            if (memcmp(tmp, &live[(size_t)i * words], (size_t)words * sizeof(uint64_t))) {
-                memcpy(&live[(size_t)i * words], tmp, (size_t)words * sizeof(uint64_t));
-                changed = 1;
-            }
+        if (saves > PHASE_MAX_SAVES) {
+            if (ptx_dump_enabled("lower"))
+                fprintf(stderr, "== ptx lower: %s: no barrier phases: %d stop points save more than %d registers in all\n",
+                        f->name, nbar, PHASE_MAX_SAVES);
+            return 0;
         }
     }
     if (ok) {
         E->bar_insn = calloc((size_t)nbar, sizeof(int));
         E->bar_live = calloc((size_t)nbar, sizeof(char **));
         E->bar_nlive = calloc((size_t)nbar, sizeof(int));
-        const char **names = calloc((size_t)(nregs + 1), sizeof(char *));
-        regix_t *r, *rt2;
-        if (names) HASH_ITER(hh, map, r, rt2) names[r->idx] = r->name;
-        if (!E->bar_insn || !E->bar_live || !E->bar_nlive || !names) ok = 0;
-        for (int i = 0; ok && i < n; i++) {
+        if (!E->bar_insn || !E->bar_live || !E->bar_nlive) ok = 0;
+        for (int i = 0; ok && i < f->ninsns; i++) {
             const ptx_insn_t *in = &f->insns[i];
             if (in->is_label || !is_stop(in)) continue;
             int k = E->nbar++;
             E->bar_insn[k] = i;
             /* live after the barrier = live-in of its successor */
-            int sidx = in->lockstep ? i : nsucc[i] ? succ[2 * i] : -1;   /* a lockstep stop comes before its access */
-            E->bar_live[k] = calloc((size_t)(nregs + 1), sizeof(char *));
+            int sidx = in->lockstep ? i : i + 1 < f->ninsns ? i + 1 : -1;   /* a lockstep stop comes before its access */
+            E->bar_live[k] = calloc((size_t)(E->nlvr + 1), sizeof(char *));
             if (!E->bar_live[k]) { ok = 0; break; }
-            for (int rr = 0; sidx >= 0 && rr < nregs; rr++)
-                if (live[(size_t)sidx * words + rr / 64] >> (rr % 64) & 1) {
-                    sym_t sy = lookup(E, names[rr]);
+            for (int rr = 0; sidx >= 0 && rr < E->nlvr; rr++)
+                if (live_bit(E, sidx, rr)) {
+                    sym_t sy = lookup(E, E->lvn[rr]);
                     if (sy.kind != SY_REG || sy.v->scope != 0) {   /* nested-scope or param register */
                         if (ptx_dump_enabled("lower"))
                             fprintf(stderr, "== ptx lower: %s: no barrier phases: %s live across line %d is not a function-level register\n",
-                                    f->name, names[rr], in->line);
+                                    f->name, E->lvn[rr], in->line);
                         ok = 0;
                         break;
                     }
-                    E->bar_live[k][E->bar_nlive[k]++] = (char *)names[rr];
+                    E->bar_live[k][E->bar_nlive[k]++] = (char *)E->lvn[rr];
                 }
         }
-        free(names);
     }
-    regix_t *r, *rt2;
-    HASH_ITER(hh, map, r, rt2) { HASH_DEL(map, r); free(r); }
-    for (int i = 0; use && i < n; i++) free(use[i]);
-    free(use); free(nuse); free(def); free(ndef); free(succ); free(nsucc); free(live); free(tmp);
     if (E->st != NPU_OK) return 0;
     long saves = 0;   /* register saves + restores the phase code will hold */
     for (int k = 0; ok && k < E->nbar; k++) saves += E->bar_nlive[k];
@@ -3826,7 +4267,11 @@ static void emit_body(emit_t *E, ptx_func_t *f)
 {
     for (int i = 0; i < f->ninsns && E->st == NPU_OK; i++) {
         const ptx_insn_t *in = &f->insns[i];
-        if (in->is_label == 1) { OUT("%s: ;\n", mangle(E, "L_", in->label)); continue; }
+        if (in->is_label == 1) {
+            if (E->divpt && f == E->entry && E->divpt[i]) OUT("__D%d: ;\n", i);   /* a masked region's join */
+            OUT("%s: ;\n", mangle(E, "L_", in->label));
+            continue;
+        }
         if (in->is_label == 2) {
             if (E->nscopes < 256) E->scopes[E->nscopes++] = in->scope;
             OUT("{\n");
@@ -3986,7 +4431,9 @@ static void lane_prepare(emit_t *E, ptx_func_t *f, sb_t *vb)
     if (!E->lanes) return;
     E->divpt = calloc((size_t)f->ninsns + 1, 1);
     if (!E->divpt) { E->st = NPU_EHOSTMEM; E->lanes = 0; return; }
+    live_compute(E, f);   /* (without it, exits copy every register and there are no masked regions) */
     lane_classify(E, f);
+    if (E->st == NPU_OK) lane_regions(E, f);
     E->lanes32 = lane_width32(E, f);
     sb_t save = E->out;
     memset(&E->out, 0, sizeof E->out);
@@ -4017,26 +4464,86 @@ static void lane_prepare(emit_t *E, ptx_func_t *f, sb_t *vb)
  * point and, with lanes, the lane arrays */
 static void lane_prologue(emit_t *E, ptx_func_t *f)
 {
-    OUT("uint32_t __l = 0, __dk = 0; (void)__l; (void)__dk;\n");
+    OUT("uint32_t __l = 0, __dk = 0, __dkx = 0, __dkt[NPU_LANES]; (void)__l; (void)__dk; (void)__dkx; (void)__dkt;\n");
     if (E->lanes) {
         OUT("const int __lanes_ok = (__nx %% NPU_LANES) == 0;\n");
+        for (int r = 0; r < E->nrg; r++) OUT("uint32_t __ami%d = 0; (void)__ami%d;\n", r, r);
         lane_regs(E, f, lane_decl1);
     }
 }
+
+/* Register copies the exits from the lane copy may hold in all (lane_scalar_entry). */
+#define LANE_EXIT_MAX_LOADS 6000
 
 /* In the per-thread copy: a thread whose group left the lane copy at instruction i (__dk = i + 1)
  * takes its registers from lane __l2 and continues at __D<i>. */
 static void lane_scalar_entry(emit_t *E, ptx_func_t *f)
 {
     int any = 0;
-    for (int i = 0; i < f->ninsns; i++) any |= E->divpt[i];
+    long nload = 0;
+    for (int i = 0; i < f->ninsns; i++) {
+        if (!E->divpt[i]) continue;
+        any = 1;
+        for (int r = 0; E->lv && r < E->nlvr; r++) nload += live_bit(E, i, r);
+    }
     if (!any) return;
+    /* each exit takes the registers live there (every register, when that would be a lot of
+     * code): in phase mode a group may leave the lanes in every iteration of a loop, and 16
+     * copies of all ~250 registers of cuda-samples' globalToShmemAsyncCopy kernel per exit
+     * were 15% of its time */
+    int per_exit = E->lv && nload <= LANE_EXIT_MAX_LOADS;
     OUT("if (__dk) {\n");
-    lane_regs(E, f, lane_load1);
-    OUT("\nswitch (__dk) {\n");
-    for (int i = 0; i < f->ninsns; i++)
-        if (E->divpt[i]) OUT("case %d: goto __D%d;\n", i + 1, i);
+    if (!per_exit) lane_regs(E, f, lane_load1);
+    OUT("\nswitch (__dkx ? __dkt[__l2] : __dk) {\n");   /* (__dkt: a lane inactive in a masked region) */
+    for (int i = 0; i < f->ninsns; i++) {
+        if (!E->divpt[i]) continue;
+        OUT("case %d: ", i + 1);
+        for (int r = 0; per_exit && r < E->nlvr; r++) {
+            if (!live_bit(E, i, r)) continue;
+            int x = lr_find(E, E->lvn[r]);
+            if (x >= 0) lane_load1(E, E->lr[x].ty, E->lr[x].name);
+        }
+        OUT("goto __D%d;\n", i);
+    }
     OUT("default: break;\n}\n}\n");
+}
+
+/* Phase mode: a lane group that left the lane copy (a divergent branch, a failed check) ran
+ * per thread since. When all its threads stop at the same point again, it may go back to the
+ * lane copy if the registers live there hold what their lane classes claim: the classes are an
+ * invariant of uniform execution from any point at which the live registers satisfy them
+ * (every later definition preserves them), so checking the live set at the stop is enough.
+ * Uniform: all lanes equal (bit patterns, so NaNs compare); affine with stride c (known, or
+ * run-time: lane 1 - lane 0): every lane l == lane 0 + l*c modulo the width. Registers of
+ * unknown class are copied lane by lane and need nothing. A failed check keeps the group per
+ * thread for that pass. cuda-samples globalToShmemAsyncCopy's tiled kernel diverged on
+ * `if (t4x < BLOCK_SIZE)` in every tile loop and ran per thread after the first tile. */
+static void lane_reentry_check(emit_t *E)
+{
+    OUT("if (__uni && __gdv[__ling / NPU_LANES]) {\nint __ok = 1;\nswitch (__r0) {\n");
+    for (int k = 0; k < E->nbar; k++) {
+        OUT("case %d: ", k + 1);
+        for (int j = 0; j < E->bar_nlive[k]; j++) {
+            const char *n = E->bar_live[k][j];
+            int x = lr_find(E, n);
+            if (x < 0 || E->lr[x].cl.k != LC_AFF) continue;
+            sym_t sy = lookup(E, n);
+            int sz = sy.ty.c == 'p' ? 4 : sy.ty.sz;
+            if (sz != 1 && sz != 2 && sz != 4 && sz != 8) { OUT("__ok = 0; "); continue; }
+            long long c = E->lr[x].cl.c;
+            const char *S_ = mangle(E, "S_", n), *U = ut_name(sz);
+            if (c == LC_RT)
+                OUT("__ok &= __lane_aff%d(%s + __ling, (%s)(((const %s *)(const void *)(%s + __ling))[1] - ((const %s *)(const void *)(%s + __ling))[0])); ",
+                    sz * 8, S_, U, U, S_, U, S_);
+            else OUT("__ok &= __lane_aff%d(%s + __ling, (%s)%lldll); ", sz * 8, S_, U, c);
+        }
+        /* a stop inside masked regions: all the group's threads reached it, so every lane is
+         * active in each of them (the slots are only written by lane-copy stops) */
+        for (int r = E->rin ? E->rin[E->bar_insn[k]] : -1; r >= 0; r = E->rg[r].parent)
+            OUT("__gam[(size_t)(__ling / NPU_LANES) * %du + %du] = NPU_LANE_FULL; ", LANE_MASK_DEPTH, E->rg[r].depth - 1);
+        OUT("break;\n");
+    }
+    OUT("default: __ok = 0; break;\n}\nif (__ok) __gdv[__ling / NPU_LANES] = 0;\n}\n");
 }
 
 static void emit_entry(emit_t *E)
@@ -4078,7 +4585,7 @@ static void emit_entry(emit_t *E)
             "(void)__nctaid0; (void)__nctaid1; (void)__nctaid2;\n");
         /* the block state lives in the executor's per-worker scratch (freed with the worker) */
         OUT("npu_kexec_hdr_t *__xh = (npu_kexec_hdr_t *)b->exec;\n");
-        OUT("size_t __need = (size_t)__nt * (4u + %uu + sizeof(struct __live) + 16u + 24u + 128u + 2u + 65u) + 256u + 64u * %du + %uu;\n", lsz, nlive + 1, E->lalign);
+        OUT("size_t __need = (size_t)__nt * (4u + %uu + sizeof(struct __live) + 16u + 24u + 128u + 2u + 65u + 4u) + 320u + 64u * %du + %uu;\n", lsz, nlive + 1, E->lalign);
         OUT("if (__need > __xh->scratch_cap) { free(__xh->scratch); __xh->scratch = (uint8_t *)malloc(__need); __xh->scratch_cap = __xh->scratch ? __need : 0; }\n");
         OUT("uint8_t *__st = __xh->scratch;\n");
         OUT("if (!__st) { npu_tctx_t __t0; memset(&__t0, 0, sizeof __t0); __t0.b = b; rt->fault(&__t0, %d, 0, \"out of host memory for the block state\"); return; }\n",
@@ -4106,7 +4613,8 @@ static void emit_entry(emit_t *E)
             "uint8_t *__gdv = (uint8_t *)(__cwr + (size_t)__nt * 8u); (void)__gdv;   /* per lane group: left the lane copy once */\n"
             "uint8_t *__chd = __gdv + __nt / NPU_LANES + 1u;   /* per thread: held at a warp collective until its mask is there */\n"
             "uint32_t *__rst = (uint32_t *)(((uintptr_t)(__chd + __nt) + 3u) & ~(uintptr_t)3u);   /* per thread: reconvergence stack (ptx_lockstep.c) */\n"
-            "uint8_t *__rsd = (uint8_t *)(__rst + (size_t)__nt * 16u); (void)__rst; (void)__rsd;\n");
+            "uint8_t *__rsd = (uint8_t *)(__rst + (size_t)__nt * 16u); (void)__rst; (void)__rsd;\n"
+            "uint32_t *__gam = (uint32_t *)(((uintptr_t)(__rsd + __nt) + 3u) & ~(uintptr_t)3u); (void)__gam;   /* per lane group: masks of the regions around a stop */\n");
         /* kind of each stop point: 1 barrier, 2 shfl, 3 vote, 4 activemask, 5 bar.warp.sync, 6 redux */
         OUT("static const uint8_t __kind[%d] = {0", E->nbar + 1);
         for (int k = 0; k < E->nbar; k++) { int md; OUT(", %d", phase_kind(&f->insns[E->bar_insn[k]], &md)); }
@@ -4131,7 +4639,7 @@ static void emit_entry(emit_t *E)
         OUT("for (;;) {\nint __alive = 0;\n");
         OUT("for (uint32_t __z = 0; __z < __nz; __z++)\nfor (uint32_t __y = 0; __y < __ny; __y++)\n"
             "for (uint32_t __xg = 0; __xg < __nx; __xg += %s) {\n", E->lanes ? "NPU_LANES" : "__nx");
-        OUT("const uint32_t __ling = (__z * __ny + __y) * __nx + __xg; (void)__ling;\n__dk = 0;\n");
+        OUT("const uint32_t __ling = (__z * __ny + __y) * __nx + __xg; (void)__ling;\n__dk = 0; __dkx = 0;\n");
         if (E->lanes) {
             /* the group runs as lanes when all 16 threads stopped at the same point */
             /* one OR-reduction over the 16 resume points and hold flags (vectorized; the
@@ -4139,8 +4647,9 @@ static void emit_entry(emit_t *E)
             OUT("if (__lanes_ok) {\nuint32_t __r0 = __resume[__ling], __dd = 0; uint8_t __hh = 0;\n"
                 "for (__l = 0; __l < NPU_LANES; __l++) __dd |= __resume[(size_t)__ling + __l] ^ __r0;\n");
             if (ncoll) OUT("for (__l = 0; __l < NPU_LANES; __l++) __hh |= __chd[(size_t)__ling + __l];\n");
-            OUT("uint32_t __uni = __r0 != 0xffffffffu && !__dd && !__hh;\n"
-                "if (__uni && !__gdv[__ling / NPU_LANES]) {\nif (__hold && (__kind[__r0] == 1 || __kind[__r0] == 8)) { __alive = 1; goto __gnext; }\n*__curlin = __ling; __ran = 1;\nswitch (__r0) {\n");
+            OUT("uint32_t __uni = __r0 != 0xffffffffu && !__dd && !__hh;\n");
+            lane_reentry_check(E);
+            OUT("if (__uni && !__gdv[__ling / NPU_LANES]) {\nif (__hold && (__kind[__r0] == 1 || __kind[__r0] == 8)) { __alive = 1; goto __gnext; }\n*__curlin = __ling; __ran = 1;\nswitch (__r0) {\n");
             for (int k = 0; k < E->nbar; k++) {
                 OUT("case %d: ", k + 1);
                 for (int j = 0; j < E->bar_nlive[k]; j++) {
@@ -4152,12 +4661,14 @@ static void emit_entry(emit_t *E)
                         OUT("%s[0] = %s[__ling]; %s = (__typeof__(%s))(%s[__ling + 1u] - %s[__ling]); ", w, S_, sa, sa, S_, S_);
                     else OUT("memcpy(%s, %s + __ling, sizeof %s); ", w, S_, w);
                 }
+                for (int r = E->rin ? E->rin[E->bar_insn[k]] : -1; r >= 0; r = E->rg[r].parent)
+                    OUT("__ami%d = __gam[(size_t)(__ling / NPU_LANES) * %du + %du]; ", r, LANE_MASK_DEPTH, E->rg[r].depth - 1);
                 OUT("goto __VB%d;\n", k + 1);
             }
             OUT("default: break;\n}\n");
             OUT("%s", vb.s ? vb.s : "");
             /* the lane classes hold only while the group's control flow stayed uniform: a group
-             * that left the lane copy once runs per thread from then on */
+             * that left the lane copy runs per thread until lane_reentry_check lets it back */
             OUT("__vret: for (__l = 0; __l < NPU_LANES; __l++) __resume[(size_t)__ling + __l] = 0xffffffffu;\ngoto __gnext;\n}\n}\n__div: if (__dk) __gdv[__ling / NPU_LANES] = 1;\n");
         }
         free(vb.s);
@@ -4333,7 +4844,7 @@ static void emit_entry(emit_t *E)
         if (E->lanes && E->hoisted.n) OUT("if (__lanes_ok) {   /* block-invariant (lane_mark_hoist) */\n%s}\n", E->hoisted.s);
         OUT("for (uint32_t __z = 0; __z < __nz; __z++)\nfor (uint32_t __y = 0; __y < __ny; __y++)\n"
             "for (uint32_t __xg = 0; __xg < __nx; __xg += %s) {\n", E->lanes ? "NPU_LANES" : "__nx");
-        OUT("const uint32_t __ling = (__z * __ny + __y) * __nx + __xg; (void)__ling;\n__dk = 0;\n");
+        OUT("const uint32_t __ling = (__z * __ny + __y) * __nx + __xg; (void)__ling;\n__dk = 0; __dkx = 0;\n");
         if (E->lanes) {
             OUT("if (__lanes_ok) {\n*__curlin = __ling;\n%s", vb.s ? vb.s : "");
             OUT("__vret: goto __gnext;\n}\n__div: ;\n");
@@ -4367,6 +4878,7 @@ npu_status_t ptx_translate(ptx_prog_t *p, ptx_func_t *entry, ptx_out_t *out)
     E.f = entry;
     E.st = NPU_OK;
     E.memcheck = npu_mem_memcheck_enabled();
+    E.crg = -1;
     if (!entry->is_entry || entry->is_decl) return NPU_EINVAL;
     E.kp = calloc((size_t)(entry->nparams + 1), sizeof(npu_kparam_t));
     if (!E.kp) return NPU_EHOSTMEM;
@@ -4478,7 +4990,13 @@ npu_status_t ptx_translate(ptx_prog_t *p, ptx_func_t *entry, ptx_out_t *out)
     free(E.pread);
     free(E.hoist);
     free(E.hoisted.s);
+    free(E.rg);
+    free(E.rin);
+    free(E.rstart);
     lr_free(&E);
+    live_free(&E);
+    lookup_index_free(&E);
+    { labix_t *l, *l2; HASH_ITER(hh, E.labmap, l, l2) { HASH_DEL(E.labmap, l); free(l); } }
     if (E.st != NPU_OK) ptx_out_free(out);
     return E.st;
 }

@@ -67,6 +67,50 @@ P_INL uint32_t __lane_mask(const int *p) {
 P_INL uint32_t __lane_mask(const int *p) {
     uint32_t m = 0; for (uint32_t l = 0; l < NPU_LANES; l++) m |= (uint32_t)(p[l] != 0) << l; return m; }
 #endif
+/* whether the NPU_LANES values at p are p[0] + l*s (s = 0: all equal), modulo the width: the
+ * lane classes a group's saved registers must hold before it goes back to the lane copy
+ * (ptx_emit.c, lane_reentry_check). AVX-512: one compare per vector into a mask register. */
+#if defined(__AVX512F__)
+typedef int __v16si_a_t __attribute__((vector_size(64), aligned(4)));
+typedef long long __v8di_a_t __attribute__((vector_size(64), aligned(8)));
+P_INL int __lane_aff32(const void *p, uint32_t s) {
+    const uint32_t *q = (const uint32_t *)p;
+    __v16si_a_t e = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, v;
+    e = (__v16si_a_t)((__v16si_a_t)e * (int)s + (int)q[0]);
+    unsigned m = 0;
+    for (uint32_t c = 0; c < NPU_LANES / 16u; c++) {
+        memcpy(&v, q + 16u * c, sizeof v);
+        __v16si_a_t x = v ^ e;
+        m |= __builtin_ia32_ptestmd512(x, x, (unsigned short)0xffff);
+        e += (int)(16u * s);
+    }
+    return m == 0; }
+P_INL int __lane_aff64(const void *p, uint64_t s) {
+    const uint64_t *q = (const uint64_t *)p;
+    __v8di_a_t e = {0, 1, 2, 3, 4, 5, 6, 7}, v;
+    e = e * (long long)s + (long long)q[0];
+    unsigned m = 0;
+    for (uint32_t c = 0; c < NPU_LANES / 8u; c++) {
+        memcpy(&v, q + 8u * c, sizeof v);
+        __v8di_a_t x = v ^ e;
+        m |= __builtin_ia32_ptestmq512(x, x, (unsigned char)0xff);
+        e += (long long)(8u * s);
+    }
+    return m == 0; }
+#else
+P_INL int __lane_aff32(const void *p, uint32_t s) {
+    const uint32_t *q = (const uint32_t *)p; uint32_t ok = 1;
+    for (uint32_t l = 0; l < NPU_LANES; l++) ok &= q[l] == (uint32_t)(q[0] + l * s); return (int)ok; }
+P_INL int __lane_aff64(const void *p, uint64_t s) {
+    const uint64_t *q = (const uint64_t *)p; uint32_t ok = 1;
+    for (uint32_t l = 0; l < NPU_LANES; l++) ok &= q[l] == (uint64_t)(q[0] + l * s); return (int)ok; }
+#endif
+P_INL int __lane_aff16(const void *p, uint16_t s) {
+    const uint16_t *q = (const uint16_t *)p; uint32_t ok = 1;
+    for (uint32_t l = 0; l < NPU_LANES; l++) ok &= q[l] == (uint16_t)(q[0] + l * s); return (int)ok; }
+P_INL int __lane_aff8(const void *p, uint8_t s) {
+    const uint8_t *q = (const uint8_t *)p; uint32_t ok = 1;
+    for (uint32_t l = 0; l < NPU_LANES; l++) ok &= q[l] == (uint8_t)(q[0] + l * s); return (int)ok; }
 P_INL uint32_t __f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 P_INL float __u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 P_INL uint64_t __d2u(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
@@ -618,43 +662,114 @@ P_INL uint32_t __vsimd(uint32_t a, uint32_t b, uint32_t c, int n, int op, int as
 P_INL const uint8_t *__wmma_at(const uint8_t *p, uint32_t e, uint32_t stride, int col, int esz) {
     uint32_t r = e >> 4, c = e & 15u;
     return p + (size_t)(col ? (c * stride + r) : (r * stride + c)) * (size_t)esz; }
+/* lane l's elements 8l..8l+7 lie in row l/2, columns 8(l&1).. of the logical tile: one 16- or
+ * 32-byte copy when the memory layout is row-major, a strided gather when column-major */
 P_INL void __wmma_ld16(const uint8_t *p, uint32_t stride, int col, uint32_t lane, uint32_t *o) {
-    for (int j = 0; j < 4; j++) {
+    if (!col) memcpy(o, __wmma_at(p, 8u * lane, stride, 0, 2), 16);
+    else for (int j = 0; j < 4; j++) {
         uint32_t e = 8u * lane + 2u * (uint32_t)j;
         uint16_t h0, h1; memcpy(&h0, __wmma_at(p, e, stride, col, 2), 2); memcpy(&h1, __wmma_at(p, e + 1, stride, col, 2), 2);
         o[j] = (uint32_t)h0 | ((uint32_t)h1 << 16);
     }
     for (int j = 4; j < 8; j++) o[j] = 0; }
 P_INL void __wmma_ld32(const uint8_t *p, uint32_t stride, int col, uint32_t lane, uint32_t *o) {
+    if (!col) { memcpy(o, __wmma_at(p, 8u * lane, stride, 0, 4), 32); return; }
     for (int i = 0; i < 8; i++) memcpy(&o[i], __wmma_at(p, 8u * lane + (uint32_t)i, stride, col, 4), 4); }
 P_INL void __wmma_st32(uint8_t *p, uint32_t stride, int col, uint32_t lane, const uint32_t *v) {
+    if (!col) { memcpy((uint8_t *)__wmma_at(p, 8u * lane, stride, 0, 4), v, 32); return; }
     for (int i = 0; i < 8; i++) memcpy((uint8_t *)__wmma_at(p, 8u * lane + (uint32_t)i, stride, col, 4), &v[i], 4); }
 P_INL void __wmma_st16(uint8_t *p, uint32_t stride, int col, uint32_t lane, const uint32_t *v) {
+    if (!col) { memcpy((uint8_t *)__wmma_at(p, 8u * lane, stride, 0, 2), v, 16); return; }
     for (int j = 0; j < 4; j++) {
         uint32_t e = 8u * lane + 2u * (uint32_t)j;
         uint16_t h0 = (uint16_t)v[j], h1 = (uint16_t)(v[j] >> 16);
         memcpy((uint8_t *)__wmma_at(p, e, stride, col, 2), &h0, 2); memcpy((uint8_t *)__wmma_at(p, e + 1, stride, col, 2), &h1, 2);
     } }
-/* w: 32 lanes x {a[8], b[8], c[8]}; r: 32 lanes x d[8]. mode: 1 c is f16, 2 d is f16, 4 a/b bf16 */
+/* f16 bits -> float, exactly (NaNs stay NaN, quieted). With _Float16 gcc uses F16C's
+ * vcvtph2ps; the fallback is the IEEE bit layout. */
+P_INL float __h2f(uint16_t h) {
+#if defined(__FLT16_MAX__)
+    _Float16 x; memcpy(&x, &h, 2); return (float)x;
+#else
+    uint32_t s = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 31u, m = h & 1023u;
+    if (e == 31u) return __u2f(s | 0x7f800000u | (m << 13) | (m ? 0x400000u : 0u));
+    if (e == 0u) { float f = (float)m * 0x1p-24f; return s ? -f : f; }
+    return __u2f(s | ((e + 112u) << 23) | (m << 13));
+#endif
+}
+/* w: 32 lanes x {a[8], b[8], c[8]}; r: 32 lanes x d[8]. mode: 1 c is f16, 2 d is f16, 4 a/b bf16,
+ * 8 a column-major, 16 b column-major. Lane l's fragment words hold elements 8l.. of the tile in
+ * its layout's element order (c and d: row-major), so the 32 lanes' words in order are the tile
+ * (f16: two per word, low half first); a column-major a or b is transposed first. Each d[m][n] = c[m][n] + sum over k of
+ * a[m][k] * b[k][n], fused multiply-adds in k order. With AVX-512: the 16 rows' accumulators in
+ * 16 zmm registers, one broadcast FMA per row and k (16 independent chains, not one chain of 16
+ * per row), f16 inputs converted 16 at a time (vcvtph2ps). Measured on cuda-samples
+ * cudaTensorCoreGemm (4096^3, 16.8M MMAs): see exec.c's rt_wmma_mma. The first version went
+ * through __h2d (an ldexp call per element). */
+#if defined(__AVX512F__)
+typedef float __v16sf_w __attribute__((vector_size(64), aligned(64)));
+typedef short __v16hi_w __attribute__((vector_size(32), aligned(32)));
+P_INL void __wmma_cvt16(const uint16_t *h, float *f, int bf) {
+    if (bf) { for (int i = 0; i < 16; i++) f[i] = __u2f((uint32_t)h[i] << 16); return; }
+    __v16hi_w x; memcpy(&x, h, 32);
+    __v16sf_w y = __builtin_ia32_vcvtph2ps512_mask(x, (__v16sf_w){0}, (unsigned short)0xffff, 4);
+    memcpy(f, &y, 64); }
+#endif
+P_INL void __wmma_tr16(uint16_t *h) {   /* a 16x16 tile transposed in place */
+    for (int i = 0; i < 16; i++)
+        for (int j = i + 1; j < 16; j++) { uint16_t x = h[16 * i + j]; h[16 * i + j] = h[16 * j + i]; h[16 * j + i] = x; } }
 static void __attribute__((unused, noinline)) __wmma_mma(const uint32_t *w, uint32_t *r, int mode) {
-    float A[256], B[256], C[256];
+    float A[256] __attribute__((aligned(64))), B[256] __attribute__((aligned(64))), C[256] __attribute__((aligned(64)));
+    float D[256] __attribute__((aligned(64)));
+    uint16_t ha[256] __attribute__((aligned(64))), hb[256] __attribute__((aligned(64))), hc[256] __attribute__((aligned(64)));
     for (int l = 0; l < 32; l++) {
-        const uint32_t *x = w + 24 * l;
-        for (int i = 0; i < 8; i++) {
-            uint32_t e = 8u * (uint32_t)l + (uint32_t)i;
-            uint16_t ha = (uint16_t)(x[i >> 1] >> (16 * (i & 1))), hb = (uint16_t)(x[8 + (i >> 1)] >> (16 * (i & 1)));
-            A[e] = (float)((mode & 4) ? __b2d(ha) : __h2d(ha));
-            B[e] = (float)((mode & 4) ? __b2d(hb) : __h2d(hb));
-            C[e] = (mode & 1) ? (float)__h2d((uint16_t)(x[16 + (i >> 1)] >> (16 * (i & 1)))) : __u2f(x[16 + i]);
-        }
+        memcpy(ha + 8 * l, w + 24 * l, 16);
+        memcpy(hb + 8 * l, w + 24 * l + 8, 16);
+        if (mode & 1) memcpy(hc + 8 * l, w + 24 * l + 16, 16);
+        else memcpy(C + 8 * l, w + 24 * l + 16, 32);
     }
-    for (int l = 0; l < 32; l++)
-        for (int i = 0; i < 8; i++) {
-            uint32_t e = 8u * (uint32_t)l + (uint32_t)i, m = e >> 4, n = e & 15u;
-            float acc = C[e];
-            for (int k = 0; k < 16; k++) acc = fmaf(A[m * 16 + k], B[k * 16 + n], acc);
-            if (mode & 2) {
-                uint16_t h = __d2h((double)acc, 0);
-                if (i & 1) r[8 * l + (i >> 1)] |= (uint32_t)h << 16; else r[8 * l + (i >> 1)] = h;
-            } else r[8 * l + i] = __f2u(acc);
-        } }
+    if (mode & 8) __wmma_tr16(ha);
+    if (mode & 16) __wmma_tr16(hb);
+#if defined(__AVX512F__)
+    for (int q = 0; q < 16; q++) {
+        __wmma_cvt16(ha + 16 * q, A + 16 * q, mode & 4);
+        __wmma_cvt16(hb + 16 * q, B + 16 * q, mode & 4);
+        if (mode & 1) __wmma_cvt16(hc + 16 * q, C + 16 * q, 0);
+    }
+    __v16sf_w acc[16];
+#pragma GCC unroll 16
+    for (int m = 0; m < 16; m++) memcpy(&acc[m], C + 16 * m, 64);
+    for (int k = 0; k < 16; k++) {
+        __v16sf_w b;
+        memcpy(&b, B + 16 * k, 64);
+#pragma GCC unroll 16
+        for (int m = 0; m < 16; m++)
+            acc[m] = __builtin_ia32_vfmaddps512_mask((__v16sf_w){0} + A[16 * m + k], b, acc[m], (unsigned short)0xffff, 4);
+    }
+#pragma GCC unroll 16
+    for (int m = 0; m < 16; m++) memcpy(D + 16 * m, &acc[m], 64);
+#else
+    if (mode & 4)
+        for (int e = 0; e < 256; e++) { A[e] = __u2f((uint32_t)ha[e] << 16); B[e] = __u2f((uint32_t)hb[e] << 16); }
+    else
+        for (int e = 0; e < 256; e++) { A[e] = __h2f(ha[e]); B[e] = __h2f(hb[e]); }
+    if (mode & 1)
+        for (int e = 0; e < 256; e++) C[e] = __h2f(hc[e]);
+    for (int m = 0; m < 16; m++) {
+        float acc[16];
+        memcpy(acc, C + 16 * m, sizeof acc);
+        for (int k = 0; k < 16; k++) {
+            const float a = A[16 * m + k];
+            for (int n = 0; n < 16; n++) acc[n] = fmaf(a, B[16 * k + n], acc[n]);
+        }
+        memcpy(D + 16 * m, acc, sizeof acc);
+    }
+#endif
+    if (mode & 2) {
+        for (uint32_t e = 0; e < 256; e++) {
+            uint32_t *o = &r[8u * (e >> 3) + ((e & 7u) >> 1)];
+            uint16_t h = __d2h((double)D[e], 0);
+            if (e & 1u) *o |= (uint32_t)h << 16; else *o = h;
+        }
+    } else memcpy(r, D, sizeof D);
+}

@@ -2,7 +2,8 @@
 // Warp-level matrix multiply-accumulate (tensor cores) through nvcuda::wmma: 16x16x16 tiles of
 // half inputs with float accumulation (wmma.load / wmma.mma / wmma.store in PTX), row- and
 // column-major operands, an accumulator loaded from memory, and a 64x64x64 product built from
-// tiles by 4 warps. Inputs are small integers: every product and sum is exact in float.
+// tiles by 4 warps; then all four layout combinations of a and b with a column-major store.
+// Inputs are small integers: every product and sum is exact in float.
 #include "k_util.h"
 #include <mma.h>
 #include <cuda_fp16.h>
@@ -24,6 +25,46 @@ __global__ void tile_gemm(const half *A, const half *B, const float *C, float *D
     }
     for (int i = 0; i < acc.num_elements; i++) acc.x[i] *= 2.0f;   /* element-wise on the fragment */
     wmma::store_matrix_sync(D + tm * 16 * N + tn * 16, acc, N, wmma::mem_row_major);
+}
+
+// every combination of a and b layouts (row-major a is M x K rows, column-major a K columns of
+// M; row-major b is K x N rows, column-major b N columns of K), one warp per 16x16 output tile
+template <typename LA, typename LB>
+__global__ void tile_gemm_layouts(const half *A, const half *B, float *D, int M, int N, int K)
+{
+    int warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    int tiles_n = N / 16, tm = warp / tiles_n, tn = warp % tiles_n;
+    if (tm >= M / 16) return;
+    const bool arow = __is_same(LA, wmma::row_major);
+    const bool brow = __is_same(LB, wmma::row_major);
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, LA> a;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, LB> b;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+    wmma::fill_fragment(acc, 0.0f);
+    for (int k = 0; k < K; k += 16) {
+        wmma::load_matrix_sync(a, arow ? A + tm * 16 * K + k : A + k * M + tm * 16, arow ? K : M);
+        wmma::load_matrix_sync(b, brow ? B + k * N + tn * 16 : B + tn * 16 * K + k, brow ? N : K);
+        wmma::mma_sync(acc, a, b, acc);
+    }
+    wmma::store_matrix_sync(D + tn * 16 * M + tm * 16, acc, M, wmma::mem_col_major);   /* D column-major */
+}
+
+template <typename LA, typename LB>
+static int check_layouts(const char *name, const float *fA, const float *fB, const half *dA, const half *dB, float *dD, int M, int N, int K)
+{
+    const bool arow = __is_same(LA, wmma::row_major), brow = __is_same(LB, wmma::row_major);
+    tile_gemm_layouts<LA, LB><<<(M / 16) * (N / 16) / 4, 128>>>(dA, dB, dD, M, N, K);
+    CK(cudaGetLastError());
+    static float D[64 * 64];
+    CK(cudaMemcpy(D, dD, sizeof(float) * M * N, cudaMemcpyDeviceToHost));
+    int bad = 0;
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            float s = 0;
+            for (int k = 0; k < K; k++) s += (arow ? fA[i * K + k] : fA[k * M + i]) * (brow ? fB[k * N + j] : fB[j * K + k]);
+            if (D[j * M + i] != s && bad++ < 5) CHECK_MSG(0, "%s: D[%d][%d] = %g want %g", name, i, j, D[j * M + i], s);
+        }
+    return bad;
 }
 
 int main(void)
@@ -48,5 +89,10 @@ int main(void)
             if (D[i * N + j] != 2.0f * s && bad++ < 10) CHECK_MSG(0, "D[%d][%d] = %g want %g", i, j, D[i * N + j], 2.0f * s);
         }
     CHECK_EQ(bad, 0);
+    /* the same data read as each combination of layouts (the products differ, each is exact) */
+    CHECK_EQ((check_layouts<wmma::row_major, wmma::row_major>("a row, b row", fA, fB, dA, dB, dD, M, N, K)), 0);
+    CHECK_EQ((check_layouts<wmma::col_major, wmma::row_major>("a col, b row", fA, fB, dA, dB, dD, M, N, K)), 0);
+    CHECK_EQ((check_layouts<wmma::row_major, wmma::col_major>("a row, b col", fA, fB, dA, dB, dD, M, N, K)), 0);
+    CHECK_EQ((check_layouts<wmma::col_major, wmma::col_major>("a col, b col", fA, fB, dA, dB, dD, M, N, K)), 0);
     return CHECK_DONE();
 }

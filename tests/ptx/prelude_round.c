@@ -158,6 +158,27 @@ static int check_lanes(long *n)
         ++*n;
         if (__lane_mask(v) != want && bad++ < 10) printf("FAIL prelude_round: __lane_mask %08x, want %08x\n", __lane_mask(v), want);
     }
+    /* __lane_aff8/16/32/64 (lane_reentry_check): v0 + l*s modulo the width, wrapping ones
+     * included, then every lane moved off by one in turn (and by the width's top bit) */
+    static const uint64_t strides[] = {0, 1, 4, 16, 0xfffffffcull, 0x7fffffffull, 0xffffffffffffff00ull, 0x100000001ull};
+    for (unsigned si = 0; si < sizeof strides / sizeof *strides; si++)
+        for (int w = 1; w <= 8; w *= 2)
+            for (int off = -2; off < (int)NPU_LANES; off++) {
+                uint64_t s = strides[si], v0 = ((uint64_t)rnd() << 32 | rnd()), mask = w == 8 ? ~0ull : (1ull << (8 * w)) - 1;
+                union { uint8_t b[NPU_LANES]; uint16_t h[NPU_LANES]; uint32_t u[NPU_LANES]; uint64_t d[NPU_LANES]; } q;
+                for (uint32_t l = 0; l < NPU_LANES; l++) {
+                    uint64_t x = (v0 + l * s) & mask;
+                    if ((int)l == off) x = (x + 1) & mask;
+                    if (off == -2 && l == NPU_LANES - 1) x ^= 1ull << (8 * w - 1);
+                    if (w == 1) q.b[l] = (uint8_t)x; else if (w == 2) q.h[l] = (uint16_t)x;
+                    else if (w == 4) q.u[l] = (uint32_t)x; else q.d[l] = x;
+                }
+                int got = w == 1 ? __lane_aff8(q.b, (uint8_t)s) : w == 2 ? __lane_aff16(q.h, (uint16_t)s)
+                        : w == 4 ? __lane_aff32(q.u, (uint32_t)s) : __lane_aff64(q.d, s);
+                ++*n;
+                if ((got != 0) != (off == -1) && bad++ < 10)
+                    printf("FAIL prelude_round: __lane_aff%d stride %llx, lane %d moved: %d\n", 8 * w, (unsigned long long)s, off, got);
+            }
     return bad;
 }
 
