@@ -1432,20 +1432,24 @@ static void op_shfl(lift_t *L, const sass_insn_t *in)
     dst32(L, &in->opnd[1], r);
 }
 
+/* the mask of a vote/reduce/match: WARPSYNC's operand when one precedes it, else the lanes
+ * converged at this program point (nvcc emits no WARPSYNC for a full constant mask; ptxas's
+ * own idioms - VOTEU.ANY UR, UPT, PT for __activemask(), MATCH/REDUX over a mask before
+ * BRA.CONV - mean the active lanes) */
+static const char *coll_mask(lift_t *L)
+{
+    if (L->warpsync_kind != 0) return warp_mask(L);
+    const char *a = T32(L);
+    E(L, "activemask.b32 %s;", a);
+    return a;
+}
+
 static void op_vote(lift_t *L, const sass_insn_t *in)
 {
     /* VOTE.{ALL,ANY,EQ} Rd, Pd, Pa (VOTEU: URd, UPd): Rd = ballot(Pa), Pd = the vote */
     if (in->nopnds < 2) { fail(L, NPU_ECUBIN, "VOTE operands"); return; }
     const sass_operand_t *pa = &in->opnd[in->nopnds - 1];
-    const char *p = psrc(L, pa), *m = warp_mask(L);
-    if (L->warpsync_kind == 0) {
-        /* no WARPSYNC before it: the lanes converged here vote (VOTEU.ANY UR, UPT, PT is
-         * __activemask(), e.g. ptxas's warp-aggregated atomics: the first lane of the mask
-         * adds popc(mask)); activemask groups the lanes at this program point */
-        const char *a = T32(L);
-        E(L, "activemask.b32 %s;", a);
-        m = a;
-    }
+    const char *p = psrc(L, pa), *m = coll_mask(L);
     for (int i = 0; i < in->nopnds - 1; i++) {
         const sass_operand_t *d = &in->opnd[i];
         if (d->kind == SASS_OPND_REG || d->kind == SASS_OPND_UREG) {
@@ -1469,7 +1473,8 @@ static void op_redux(lift_t *L, const sass_insn_t *in)
     int logic = !strcmp(op, "and") || !strcmp(op, "or") || !strcmp(op, "xor");
     const char *ty = logic ? "b32" : has(in, SASS_MOD_S32) ? "s32" : "u32";
     const char *r = T32(L);
-    E(L, "redux.sync.%s.%s %s, %s, %s;", op, ty, r, src(L, &in->opnd[1]), warp_mask(L));
+    const char *a = src(L, &in->opnd[1]);
+    E(L, "redux.sync.%s.%s %s, %s, %s;", op, ty, r, a, coll_mask(L));
     dst32(L, &in->opnd[0], r);
 }
 
@@ -1477,17 +1482,17 @@ static void op_match(lift_t *L, const sass_insn_t *in)
 {
     int w64 = has(in, SASS_MOD_U64) || has(in, SASS_MOD_64);
     const sass_operand_t *a = &in->opnd[in->nopnds - 1];
-    const char *v = w64 ? src64(L, a) : src(L, a), *r = T32(L);
+    const char *v = w64 ? src64(L, a) : src(L, a), *r = T32(L), *m = coll_mask(L);
     if (has(in, SASS_MOD_ALL)) {
         const char *q = TQ(L);
-        E(L, "match.all.sync.b%d %s|%s, %s, %s;", w64 ? 64 : 32, r, q, v, warp_mask(L));
+        E(L, "match.all.sync.b%d %s|%s, %s, %s;", w64 ? 64 : 32, r, q, v, m);
         for (int i = 0; i < in->nopnds - 1; i++) {
             if (in->opnd[i].kind == SASS_OPND_PRED) { if (in->opnd[i].reg < SASS_PT) E(L, "mov.pred %s, %s;", pdst(L, &in->opnd[i]), q); }
             else dst32(L, &in->opnd[i], r);
         }
         return;
     }
-    E(L, "match.any.sync.b%d %s, %s, %s;", w64 ? 64 : 32, r, v, warp_mask(L));
+    E(L, "match.any.sync.b%d %s, %s, %s;", w64 ? 64 : 32, r, v, m);
     dst32(L, &in->opnd[0], r);
 }
 
@@ -1728,7 +1733,16 @@ static void lift_insn(lift_t *L, const sass_insn_t *in)
     case SASS_OP_PRMT: case SASS_OP_UPRMT: op_prmt(L, in); return;
     case SASS_OP_BMSK: case SASS_OP_UBMSK: op_bmsk(L, in); return;
     case SASS_OP_SGXT: case SASS_OP_USGXT: op_sgxt(L, in); return;
-    case SASS_OP_MOV: case SASS_OP_UMOV: case SASS_OP_R2UR: op_mov(L, in); return;
+    case SASS_OP_R2UR:
+        if (in->nopnds == 3 && in->opnd[0].kind == SASS_OPND_PRED) {
+            /* R2UR Pu, URd, Ra: Pu tells whether Ra was uniform over the active lanes; false
+             * sends ptxas's idioms (@!Pu BRA.DIV) down their general path */
+            if (in->opnd[0].reg < SASS_PT) E(L, "setp.ne.u32 %s, 0, 0;", pdst(L, &in->opnd[0]));
+            dst32(L, &in->opnd[1], src(L, &in->opnd[2]));
+            return;
+        }
+        op_mov(L, in); return;
+    case SASS_OP_MOV: case SASS_OP_UMOV: op_mov(L, in); return;
     case SASS_OP_S2R: case SASS_OP_CS2R: case SASS_OP_S2UR: op_s2r(L, in); return;
     case SASS_OP_PLOP3: case SASS_OP_UPLOP3: op_plop3(L, in); return;
     case SASS_OP_P2R: op_p2r(L, in); return;
@@ -1781,6 +1795,11 @@ static void lift_insn(lift_t *L, const sass_insn_t *in)
             return;
         }
         if (in->nopnds > 1 && in->opnd[0].kind == SASS_OPND_PRED && (in->opnd[0].flags & SASS_OF_NOT)) return;   /* !PT */
+        /* BRA.CONV Um, t: taken when the lanes of Um are converged, to skip ptxas's general
+         * path (the call of __cuda_sm70_warpsync after a MATCH/REDUX mask check); BRA.DIV Um,
+         * t: taken when they are not, to the general path. Both always choose the general
+         * path, which is correct whatever the convergence: CONV falls through, DIV branches */
+        if (has(in, SASS_MOD_CONV)) return;
         E(L, "bra L_%llx;", (unsigned long long)t->imm);
         return;
     }
