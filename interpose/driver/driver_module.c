@@ -8,9 +8,12 @@
  *  ("NPULINK1", the count of texts, the link's CU_JIT_MAX_REGISTERS, then the linked PTX
  *  texts). Everything becomes a list of PTX texts; one text is
  *  loaded with npu_kmodule_load_ptx, several are linked with npu_kmodule_link_ptx. A cubin
- *  (ELF) carries machine code for a GPU and no PTX: it is refused with
- *  CUDA_ERROR_NO_BINARY_FOR_GPU ("no kernel image is available for execution on the device")
- *  and a log line saying how to get PTX instead.
+ *  (ELF: NVRTC's nvrtcGetCUBIN, nvJitLink, cuobjdump -xelf, a cubin file) and a fatbin that
+ *  holds machine code only are kept as that image (ptx_set_t.mc) and loaded through the SASS
+ *  front end (npu_kmodule_load_cubin / npu_kmodule_load_fatbin_cubin), as a GPU driver loads
+ *  them. cuModuleLoadData gives no size: a raw ELF's extent is read from its headers
+ *  (elf_extent). The JIT linker still needs PTX (it links PTX texts): a cubin handed to
+ *  cuLinkAdd* is refused with CUDA_ERROR_NO_BINARY_FOR_GPU and a log line.
  *
  *  Handles: CUmodule, CUfunction, CUlibrary, CUkernel and CUlinkState are records of this
  *  file. Every live record is in one registry (pointer -> kind) guarded by reg_lock, a
@@ -70,6 +73,9 @@ struct drv_library {
     char **ptx;
     size_t *len;
     unsigned max_regs;                    /* JIT register limit of its modules, 0: none */
+    void *mc;                             /* or its machine code (ptx_set_t.mc) */
+    size_t mc_size;
+    int mc_fatbin;
     drv_module_t *mod[DRV_MAX_DEVICES];   /* loaded on first use per device */
     drv_func_t *kernels;                  /* by name */
 };
@@ -119,10 +125,15 @@ typedef struct ptx_set {
     char **text;
     size_t *len;
     unsigned max_regs;           /* smallest -maxrregcount a fatbin entry carried, 0: none */
+    void *mc;                    /* or machine code: a copy of an ELF cubin (mc_fatbin 0) or of */
+    size_t mc_size;              /* ... a fatbin without PTX (mc_fatbin 1) */
+    int mc_fatbin;
 } ptx_set_t;
 
 static void set_free(ptx_set_t *s)
 {
+    free(s->mc);
+    s->mc = NULL;
     for (int i = 0; i < s->n; i++)
         free(s->text[i]);
     free(s->text);
@@ -198,11 +209,71 @@ static int has_prefix(const void *image, const void *magic, size_t n)
 }
 
 static const char cubin_hint[] =
-    "the image is a cubin (GPU machine code) without PTX; the NPU runs PTX: load PTX text "
-    "(nvrtcGetPTX, nvcc -ptx) or a fatbin that embeds PTX (nvcc -gencode arch=compute_XX,code=compute_XX)";
+    "the image is a cubin (GPU machine code) without PTX, and the JIT linker links PTX: add PTX "
+    "(nvrtcGetPTX, nvcc -ptx, a fatbin with compute_XX PTX), or load a linked cubin with "
+    "cuModuleLoadData, which runs machine code";
 
-/* Any image -> PTX texts. size: bytes when known (0: unknown, text is NUL-terminated). */
-static npu_status_t image_to_ptx(const void *image, size_t size, ptx_set_t *out, const char *api)
+/* The bytes an ELF64 image spans: the furthest of its section and program header tables and
+ * of its sections' contents. 0 when it is not a little-endian ELF64 for EM_CUDA (190) or its
+ * tables are implausible. The identification bytes are tested one at a time in order and the
+ * test stops at the first mismatch, so a short string starting "\177ELF" is not read past
+ * its end (as image_to_ptx's prefix tests). */
+static size_t elf_extent(const void *image)
+{
+    const unsigned char *e = image;
+    static const struct { unsigned char at, lo, hi; } id[] = {
+        { 4, 2, 2 }, { 5, 1, 1 }, { 6, 1, 1 }, { 7, 0x33, 0x41 }, { 8, 1, 255 }, { 16, 1, 2 }, { 17, 0, 0 }, { 18, 190, 190 }, { 19, 0, 0 },
+    };
+    for (size_t i = 0; i < sizeof id / sizeof id[0]; i++)
+        if (e[id[i].at] < id[i].lo || e[id[i].at] > id[i].hi)
+            return 0;
+    uint64_t phoff, shoff;
+    uint16_t phes, phn, shes, shn;
+    memcpy(&phoff, e + 0x20, 8);
+    memcpy(&shoff, e + 0x28, 8);
+    memcpy(&phes, e + 0x36, 2);
+    memcpy(&phn, e + 0x38, 2);
+    memcpy(&shes, e + 0x3A, 2);
+    memcpy(&shn, e + 0x3C, 2);
+    const uint64_t lim = 1ull << 32;
+    if (shoff >= lim || phoff >= lim || (shn && shes < 64) || (phn && phes < 56))
+        return 0;
+    uint64_t end = 64;
+    if (phn && phoff + (uint64_t)phn * phes > end) end = phoff + (uint64_t)phn * phes;
+    if (shn && shoff + (uint64_t)shn * shes > end) end = shoff + (uint64_t)shn * shes;
+    for (unsigned i = 0; i < shn; i++) {
+        const unsigned char *sh = e + shoff + (uint64_t)i * shes;
+        uint32_t type;
+        uint64_t off, sz;
+        memcpy(&type, sh + 4, 4);
+        memcpy(&off, sh + 0x18, 8);
+        memcpy(&sz, sh + 0x20, 8);
+        if (type == 8 /* SHT_NOBITS */ || type == 0)
+            continue;
+        if (off >= lim || sz >= lim)
+            return 0;
+        if (off + sz > end) end = off + sz;
+    }
+    return end < lim ? (size_t)end : 0;
+}
+
+static npu_status_t set_machine_code(ptx_set_t *s, const void *image, size_t size, int fatbin)
+{
+    if (!size)
+        return NPU_EINVAL;
+    s->mc = malloc(size);
+    if (!s->mc)
+        return NPU_EHOSTMEM;
+    memcpy(s->mc, image, size);
+    s->mc_size = size;
+    s->mc_fatbin = fatbin;
+    return NPU_OK;
+}
+
+/* Any image -> PTX texts, or (allow_mc) the machine code of a cubin or of a fatbin without PTX.
+ * size: bytes when known (0: unknown, text is NUL-terminated). */
+static npu_status_t image_to_ptx(const void *image, size_t size, ptx_set_t *out, const char *api,
+                                 int allow_mc)
 {
     if (!image)
         return NPU_EINVAL;
@@ -220,12 +291,27 @@ static npu_status_t image_to_ptx(const void *image, size_t size, ptx_set_t *out,
                 return NPU_EFATBIN;
         }
         npu_status_t st = add_fatbin(out, image);
+        if (st == NPU_ENOIMAGE && allow_mc) {
+            size_t fs = has_prefix(image, fat_m, 4) ? npu_fatbin_size(image) : 0;
+            const void *fb = image;
+            if (!fs) {                      /* a wrapper: {magic, version, data, filename} */
+                memcpy(&fb, (const char *)image + 8, sizeof fb);
+                fs = fb ? npu_fatbin_size(fb) : 0;
+            }
+            return fs ? set_machine_code(out, fb, fs, 1) : NPU_EFATBIN;
+        }
         if (st == NPU_ENOIMAGE)
             NPU_ERR("%s: the fatbin holds no PTX, only cubins for specific GPUs; rebuild with "
                     "PTX embedded (nvcc -gencode arch=compute_XX,code=compute_XX)", api);
         return st;
     }
     if (has_prefix(image, "\177ELF", 4)) {
+        if (allow_mc) {
+            size_t es = elf_extent(image);
+            if (!es || (size && es > size))
+                return NPU_EINVAL;          /* CUDA_ERROR_INVALID_IMAGE */
+            return set_machine_code(out, image, es, 0);
+        }
         NPU_ERR("%s: %s", api, cubin_hint);
         return NPU_ENOIMAGE;
     }
@@ -375,6 +461,9 @@ static unsigned blob_max_regs(const void *image)
 /* --------------------------------------------------------------- modules ---- */
 static npu_status_t load_set(int dev, const ptx_set_t *s, npu_kmodule_t **out)
 {
+    if (s->mc)
+        return s->mc_fatbin ? npu_kmodule_load_fatbin_cubin(dev, s->mc, out)
+                            : npu_kmodule_load_cubin(dev, s->mc, s->mc_size, out);
     if (s->n == 0)
         return NPU_ENOIMAGE;
     if (s->n == 1)
@@ -450,7 +539,7 @@ static CUresult module_from_image(CUmodule *module, const void *image, size_t si
     uint64_t t0 = npu_now_ns();
     ptx_set_t s = { 0 };
     npu_kmodule_t *km = NULL;
-    npu_status_t st = image_to_ptx(image, size, &s, api);
+    npu_status_t st = image_to_ptx(image, size, &s, api, 1);
     if (st == NPU_OK)
         st = load_set(c->device, &s, &km);
     if (st == NPU_OK) {
@@ -668,6 +757,7 @@ static void library_free(drv_library_t *l)
         free(l->ptx[i]);
     free(l->ptx);
     free(l->len);
+    free(l->mc);
     free(l);
 }
 
@@ -679,7 +769,7 @@ static CUresult library_from_image(CUlibrary *library, const void *code, size_t 
         return CUDA_ERROR_INVALID_VALUE;
     uint64_t t0 = npu_now_ns();
     ptx_set_t s = { 0 };
-    npu_status_t st = image_to_ptx(code, size, &s, api);
+    npu_status_t st = image_to_ptx(code, size, &s, api, 1);
     drv_library_t *l = NULL;
     if (st == NPU_OK && !(l = calloc(1, sizeof *l)))
         st = NPU_EHOSTMEM;
@@ -688,11 +778,14 @@ static CUresult library_from_image(CUlibrary *library, const void *code, size_t 
         l->ptx = s.text;
         l->len = s.len;
         l->max_regs = jit_max_regs(o) ? jit_max_regs(o) : s.max_regs ? s.max_regs : blob_max_regs(code);
+        l->mc = s.mc;
+        l->mc_size = s.mc_size;
+        l->mc_fatbin = s.mc_fatbin;
         s = (ptx_set_t){ 0 };
         /* Load on the current device now, so a bad image fails here, as on a GPU. */
         int dev = npu_device_current();
         npu_kmodule_t *km = NULL;
-        st = load_set(dev, &(ptx_set_t){ l->n, l->n, l->ptx, l->len, l->max_regs }, &km);
+        st = load_set(dev, &(ptx_set_t){ l->n, l->n, l->ptx, l->len, l->max_regs, l->mc, l->mc_size, l->mc_fatbin }, &km);
         if (st == NPU_OK)
             npu_kmodule_set_max_registers(km, l->max_regs);
         if (st == NPU_OK && is_ptx_text(code) && (st = compile_entries(km)) != NPU_OK)
@@ -801,7 +894,7 @@ static npu_status_t library_module_locked(drv_library_t *l, int dev, drv_module_
         return NPU_EDEVICE;
     if (!l->mod[dev]) {
         npu_kmodule_t *km = NULL;
-        npu_status_t st = load_set(dev, &(ptx_set_t){ l->n, l->n, l->ptx, l->len, l->max_regs }, &km);
+        npu_status_t st = load_set(dev, &(ptx_set_t){ l->n, l->n, l->ptx, l->len, l->max_regs, l->mc, l->mc_size, l->mc_fatbin }, &km);
         if (st != NPU_OK)
             return st;
         npu_kmodule_set_max_registers(km, l->max_regs);
@@ -1410,7 +1503,7 @@ static CUresult link_add(CUlinkState state, CUjitInputType type, const void *dat
         st = set_add_copy(&l->ptx, data, strnlen(data, size));
         break;
     case CU_JIT_INPUT_FATBINARY:
-        st = image_to_ptx(data, size, &l->ptx, "cuLinkAddData");
+        st = image_to_ptx(data, size, &l->ptx, "cuLinkAddData", 0);
         break;
     case CU_JIT_INPUT_OBJECT:
     case CU_JIT_INPUT_LIBRARY:
