@@ -1294,8 +1294,10 @@ static const char *maddr64(lift_t *L, const sass_operand_t *m)
     const char *a = T64(L);
     /* sm_80 prints the pair as R2.64; sm_75 marks a 64-bit address with .E ([R2]) */
     int wide = (m->flags & SASS_OF_WIDE) != 0 || (L->cur && has(L->cur, SASS_MOD_E));
+    /* [R5.U32+UR4]: a 32-bit offset zero-extended, added to the 64-bit uniform pair UR4:UR5 */
+    int rwide = wide && !(m->flags & SASS_OF_U32);
     if (m->reg >= SASS_RZ) E(L, "mov.b64 %s, 0;", a);
-    else if (wide) E(L, "mov.b64 %s, {%%r%u, %%r%u};", a, m->reg, m->reg + 1);
+    else if (rwide) E(L, "mov.b64 %s, {%%r%u, %%r%u};", a, m->reg, m->reg + 1);
     else E(L, "cvt.u64.u32 %s, %%r%u;", a, m->reg);
     if (msel_scale(m) > 1) E(L, "mul.lo.u64 %s, %s, %u;", a, a, msel_scale(m));
     if (m->reg2 != SASS_NONE_REG && m->reg2 < SASS_URZ) {
