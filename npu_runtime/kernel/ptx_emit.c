@@ -2711,6 +2711,17 @@ static int dest_dead_at(emit_t *E, const ptx_opnd_t *o, int j)
     return 1;
 }
 
+/* whether no register named by destination operand o is live at the join of region r or of
+ * any region around it: an unmasked write reaches the lanes inactive in each of them (a
+ * register dead at the inner join may be live at the outer one, as in code lifted from SASS,
+ * whose physical registers are reused for unrelated values) */
+static int dest_dead_in_regions(emit_t *E, const ptx_opnd_t *o, int r)
+{
+    for (; r >= 0; r = E->rg[r].parent)
+        if (!dest_dead_at(E, o, E->rg[r].join)) return 0;
+    return 1;
+}
+
 /* whether every register named by destination operand o that is live at instruction j has
  * unknown class */
 static int dest_live_unk(emit_t *E, const ptx_opnd_t *o, int j)
@@ -3178,7 +3189,7 @@ static void emit_lane_insn(emit_t *E, const ptx_insn_t *in, int idx)
     else { E->lane_fuse = 1; OUT("{ "); }
     /* in a masked region the lanes that skip it touch no memory and keep the registers they
      * read after its join (lane_regions); other writes may run in every lane */
-    int masked = !uni && E->crg >= 0 && (lane_mem_op(in) || !dest_dead_at(E, &in->ops[0], E->rg[E->crg].join));
+    int masked = !uni && E->crg >= 0 && (lane_mem_op(in) || !dest_dead_in_regions(E, &in->ops[0], E->crg));
     if (in->pred && masked) OUT("if ((%s >> __l & 1u) && %s) { ", lane_am(E), lane_pred(E, in));
     else if (masked) OUT("if (%s >> __l & 1u) { ", lane_am(E));
     else if (in->pred) OUT("if %s { ", lane_pred(E, in));
