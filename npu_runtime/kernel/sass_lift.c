@@ -87,6 +87,7 @@ typedef struct lift {
     char g[24];                 /* guard prefix of the current instruction ("@!%p0 ") */
     int nt, nd, nq;             /* temporaries used by the current instruction */
     int mt, md, mq;             /* ... most used by any (declarations) */
+    int na, nda;                /* address registers %ta<n> / %tda<n>: one per shared/global access */
     char strs[LIFT_NSTR][96];   /* operand texts of the current instruction */
     int nstrs;
     npu_status_t st;
@@ -1382,6 +1383,12 @@ static void op_ldst(lift_t *L, const sass_insn_t *in)
         break;
     }
     if (st && !strcmp(sp, ".global.nc")) sp = ".global";
+    /* each shared/global access gets an address register of its own: a temporary reused for
+     * every address would look to the lockstep pass (ptx_lockstep.c: "the same register with
+     * the same offset: the thread's own element") as one address, hiding the warp-synchronous
+     * exchanges of CUB's WarpExchange/BlockLoad transposes (STS, no __syncwarp on sm_75, LDS) */
+    if (!strcmp(sp, ".shared")) { const char *u = S(L, "%%ta%d", L->na++); E(L, "mov.b32 %s, %s;", u, addr); addr = u; }
+    else if (strcmp(sp, ".local") && strcmp(sp, ".global.nc")) { const char *u = S(L, "%%tda%d", L->nda++); E(L, "mov.b64 %s, %s;", u, addr); addr = u; }
     const char *v = n == 2 ? ".v2" : n == 4 ? ".v4" : "";
     if (st) E(L, "st%s%s.%s [%s], %s;", sp, v, ty, addr, reglist(L, r, n, 0));
     else {
@@ -2090,6 +2097,8 @@ done:
         if (L.mt) lsb_add(out, "\t.reg .b32 %%t<%d>;\n", L.mt);
         if (L.md) lsb_add(out, "\t.reg .b64 %%td<%d>;\n", L.md);
         if (L.mq) lsb_add(out, "\t.reg .pred %%tq<%d>;\n", L.mq);
+        if (L.na) lsb_add(out, "\t.reg .b32 %%ta<%d>;\n", L.na);
+        if (L.nda) lsb_add(out, "\t.reg .b64 %%tda<%d>;\n", L.nda);
         uint32_t shm = L.k->shared_size;
         if (shm) lsb_add(out, "\t.shared .align 16 .b8 __shm[%u];\n", (shm + 15u) & ~15u);
         if (L.stack) lsb_add(out, "\t.local .align 16 .b8 __stack[%u];\n", L.stack);
