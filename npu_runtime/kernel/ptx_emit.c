@@ -255,6 +255,7 @@ typedef struct emit {
     /* phase mode (block mode with bar.sync split into per-thread resume points) */
     int phase;
     int nbar; int *bar_insn;                 /* insn index of each barrier (1-based ids) */
+    unsigned char *bar_vb;                   /* the lane copy emitted stop k (its label __VB<k+1>) */
     char ***bar_live; int *bar_nlive;        /* registers live across each barrier */
     int memcheck;                            /* TRANSFER_TO_NPU_MEMCHECK: checked accesses */
     /* lane groups (see "Lane groups" in the header): the entry's vector copy */
@@ -1791,7 +1792,7 @@ static void emit_phase_stop(emit_t *E, const ptx_insn_t *in)
     }
     for (int r = ln ? E->crg : -1; r >= 0; r = E->rg[r].parent)   /* a stop inside masked regions */
         OUT("__gam[(size_t)(__ling / NPU_LANES) * %du + %du] = __ami%d; ", LANE_MASK_DEPTH, E->rg[r].depth - 1, r);
-    if (ln) OUT("__alive = 1; goto __gnext; __VB%d: ;", id);
+    if (ln) { OUT("__alive = 1; goto __gnext; __VB%d: ;", id); E->bar_vb[id - 1] = 1; }
     else OUT("__resume[%s] = %d; __alive = 1; goto __next; __B%d: ;", ix, id, id);
     const ptx_opnd_t *d = &in->ops[0];
     const char *cr = S(E, "__cr[%s]", ix);
@@ -4162,9 +4163,10 @@ static int lower_phases(emit_t *E)
     }
     if (ok) {
         E->bar_insn = calloc((size_t)nbar, sizeof(int));
+        E->bar_vb = calloc((size_t)nbar, 1);
         E->bar_live = calloc((size_t)nbar, sizeof(char **));
         E->bar_nlive = calloc((size_t)nbar, sizeof(int));
-        if (!E->bar_insn || !E->bar_live || !E->bar_nlive) ok = 0;
+        if (!E->bar_insn || !E->bar_vb || !E->bar_live || !E->bar_nlive) ok = 0;
         for (int i = 0; ok && i < f->ninsns; i++) {
             const ptx_insn_t *in = &f->insns[i];
             if (in->is_label || !is_stop(in)) continue;
@@ -4199,8 +4201,8 @@ static int lower_phases(emit_t *E)
     }
     if (!ok) {
         for (int k = 0; k < E->nbar; k++) free(E->bar_live[k]);
-        free(E->bar_live); free(E->bar_insn); free(E->bar_nlive);
-        E->bar_live = NULL; E->bar_insn = NULL; E->bar_nlive = NULL; E->nbar = 0;
+        free(E->bar_live); free(E->bar_insn); free(E->bar_nlive); free(E->bar_vb);
+        E->bar_live = NULL; E->bar_insn = NULL; E->bar_nlive = NULL; E->bar_vb = NULL; E->nbar = 0;
         return 0;
     }
     return 1;
@@ -4662,6 +4664,9 @@ static void emit_entry(emit_t *E)
             lane_reentry_check(E);
             OUT("if (__uni && !__gdv[__ling / NPU_LANES]) {\nif (__hold && (__kind[__r0] == 1 || __kind[__r0] == 8)) { __alive = 1; goto __gnext; }\n*__curlin = __ling; __ran = 1;\nswitch (__r0) {\n");
             for (int k = 0; k < E->nbar; k++) {
+                /* a stop the lane copy does not hold (it leaves the lanes before reaching it,
+                 * e.g. a lockstep stop after a divergent branch) is resumed per thread */
+                if (!E->bar_vb[k]) { OUT("case %d: goto __div;\n", k + 1); continue; }
                 OUT("case %d: ", k + 1);
                 for (int j = 0; j < E->bar_nlive[k]; j++) {
                     const char *n = E->bar_live[k][j];
@@ -4996,6 +5001,7 @@ npu_status_t ptx_translate(ptx_prog_t *p, ptx_func_t *entry, ptx_out_t *out)
     for (int k = 0; k < E.nbar; k++) free(E.bar_live[k]);
     free(E.bar_live);
     free(E.bar_insn);
+    free(E.bar_vb);
     free(E.bar_nlive);
     free(E.divpt);
     free(E.pread);

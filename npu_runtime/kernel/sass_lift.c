@@ -30,6 +30,31 @@
  *  Semantics follow Mesa NAK's constant folder (ir.rs Foldable: IADD3/IADD3.X carries as a
  *  33/34-bit sum, ISETP .EX taking the low compare when the high words are equal, LEA/.HI,
  *  SHF clamp/wrap) and NVIDIA's PTX ISA for what PTX has directly.
+ *
+ *  Decisions, with the evidence that chose them:
+ *  - Warp collectives. SHFL/VOTE/REDUX/MATCH take the mask of the WARPSYNC before them in
+ *    straight-line code; without one, VOTE/REDUX/MATCH take activemask (ptxas's idioms mean
+ *    the converged lanes: VOTEU.ANY UR, UPT, PT is __activemask() in warp-aggregated atomics;
+ *    MATCH.ANY + REDUX.OR + a LOP3 mask test guard BRA.CONV before __syncwarp(mask)) and SHFL
+ *    the full warp (nvcc emits no WARPSYNC for a constant full mask). ptxas's convergence
+ *    tests always choose their general path, which is correct whatever the convergence:
+ *    BRA.CONV falls through (to the __cuda_sm70_warpsync call), BRA.DIV branches (to the
+ *    __cuda_sm70_*sync calls), R2UR Pu (is the value uniform?) answers false. k_warp_sites
+ *    (sm_80: collectives met at different sites, partial warps) hung before and passes.
+ *  - Address registers. Each shared/global load and store gets a register of its own
+ *    (%ta<n>, %tda<n>) holding its address. With one temporary for all addresses the lockstep
+ *    pass (ptx_lockstep.c) took every pair of accesses for "the same register, the same
+ *    offset: the thread's own element" and placed no stop between CUB's WarpExchange stores
+ *    and loads (sm_75 SASS has no __syncwarp there: a NOP): DeviceScan::ExclusiveSum gave
+ *    h[0] for every element; exact since.
+ *  - Physical registers stay physical (no renaming into webs yet): the translator's analyses
+ *    are flow-insensitive per register, so a reused register gets the join of its values'
+ *    classes (lane groups run it correctly, less often as affine). Passes that assumed
+ *    nvcc's one-register-per-value habit were fixed where SASS broke them (ptx_emit.c: a
+ *    masked write is masked when its register is live at any enclosing region's join).
+ *  - Indirect calls (CALL.REL.NOINC Rn): a compare chain over the section's functions'
+ *    offsets (the values function pointers hold in cubin.c's model) and a trap. Recursion or
+ *    indirect calls add 1024 bytes (cudaLimitStackSize's default) to the kernel's stack array.
  */
 #include "sass_lift.h"
 #include "sass.h"
@@ -198,15 +223,22 @@ static int param_at(const npu_cubin_kernel_t *k, uint32_t off, uint32_t sz, uint
     return -1;
 }
 
+/* where the parameters start in bank 0: the kernel's EIATTR_PARAM_CBANK offset (0x1a80 for
+ * parameter blocks over 0x1100 bytes), else the architecture's */
+static uint32_t pbase(const lift_t *L)
+{
+    return L->k->has_param_cbank ? L->k->param_base : (uint32_t)L->c0.param_base;
+}
+
 /* 32-bit word of constant bank `bank` at byte offset off (static). */
 static const char *cbank32(lift_t *L, unsigned bank, uint32_t off)
 {
     const npu_cubin_cbank0_t *c = &L->c0;
     const char *t = T32(L);
     if (bank == 0) {
-        if (off >= (uint32_t)c->param_base) {
+        if (off >= pbase(L)) {
             uint32_t in = 0;
-            int p = param_at(L->k, off - (uint32_t)c->param_base, 4, &in);
+            int p = param_at(L->k, off - pbase(L), 4, &in);
             if (p < 0) {   /* bytes between parameters (padding): read as 0 like an unset slot */
                 E(L, "mov.b32 %s, 0;", t);
                 return t;
@@ -288,13 +320,13 @@ static const char *cbank_dyn(lift_t *L, unsigned bank, const char *ix, uint32_t 
     const char *sp = "const";
     E(L, "cvt.u64.u32 %s, %s;", x, ix);
     if (bank == 0) {
-        if (off < (uint32_t)L->c0.param_base || !L->k->nparams) {
+        if (off < pbase(L) || !L->k->nparams) {
             fail(L, NPU_EPTXUNSUP, "register-indexed read of constant bank 0 outside the parameters");
             return "0";
         }
         /* parameters are one packed buffer; __p0 is its first byte (KPARAM offset 0) */
         E(L, "mov.u64 %s, __p0;", a);
-        E(L, "add.u64 %s, %s, %lld;", a, a, (long long)off - (long long)L->c0.param_base - (long long)L->k->params[0].offset);
+        E(L, "add.u64 %s, %s, %lld;", a, a, (long long)off - (long long)pbase(L) - (long long)L->k->params[0].offset);
         sp = "param";
     } else if (bank == 2) {
         L->uses_c2 = 1;
