@@ -223,6 +223,11 @@ static int param_at(const npu_cubin_kernel_t *k, uint32_t off, uint32_t sz, uint
     return -1;
 }
 
+/* the byte offset of a static constant-bank operand: the encoding's 16-bit field is signed
+ * (nvdisasm prints ULDC.64 UR4, c[0x0][-0x6590] for a parameter at 0x9a70 of a kernel with
+ * 32 KB of parameters) and a bank is 64 KB, so it wraps there */
+static uint32_t coff(const sass_operand_t *o) { return (uint32_t)o->imm & 0xffffu; }
+
 /* where the parameters start in bank 0: the kernel's EIATTR_PARAM_CBANK offset (0x1a80 for
  * parameter blocks over 0x1100 bytes), else the architecture's */
 static uint32_t pbase(const lift_t *L)
@@ -370,7 +375,7 @@ static const char *src(lift_t *L, const sass_operand_t *o)
                                                            : (o->reg2 >= SASS_RZ ? "0" : S(L, "%%r%u", o->reg2));
             return cbank_dyn(L, o->bank, ix, (uint32_t)o->imm, 4);
         }
-        return cbank32(L, o->bank, (uint32_t)o->imm);
+        return cbank32(L, o->bank, coff(o));
     }
     default:
         fail(L, NPU_EPTXUNSUP, "operand kind");
@@ -396,7 +401,7 @@ static const char *src64(lift_t *L, const sass_operand_t *o)
                                                            : (o->reg2 >= SASS_RZ ? "0" : S(L, "%%r%u", o->reg2));
             return cbank_dyn(L, o->bank, ix, (uint32_t)o->imm, 8);
         } else {
-            const char *lo = cbank32(L, o->bank, (uint32_t)o->imm), *hi = cbank32(L, o->bank, (uint32_t)o->imm + 4);
+            const char *lo = cbank32(L, o->bank, coff(o)), *hi = cbank32(L, o->bank, coff(o) + 4);
             E(L, "mov.b64 %s, {%s, %s};", t, lo, hi);
             return t;
         }
@@ -1438,6 +1443,16 @@ static void op_ldc(lift_t *L, const sass_insn_t *in)
     const char *ty = mtype(in, &n);
     if (n == 2) { dst64(L, d, src64(L, c)); return; }
     if (n != 1) { fail(L, NPU_EPTXUNSUP, "LDC width"); return; }
+    if (ty[1] != '3' && c->bank == 0 && !c->reg2kind && !(c->flags & SASS_OF_CX) && coff(c) >= pbase(L)) {
+        /* a char/short parameter: read exactly it (a word read would straddle parameters) */
+        uint32_t in = 0, sz = ty[1] == '8' ? 1 : 2;
+        int p = param_at(L->k, coff(c) - pbase(L), sz, &in);
+        const char *r = T32(L);
+        if (p < 0) E(L, "mov.b32 %s, 0;", r);
+        else E(L, "ld.param.%s %s, [__p%d+%u];", ty, r, p, in);
+        dst32(L, d, r);
+        return;
+    }
     if (ty[1] != '3') {   /* a byte or half of the word holding it */
         sass_operand_t w = *c;
         uint32_t sh = ((uint32_t)c->imm & 3) * 8;
@@ -2241,7 +2256,7 @@ npu_status_t npu_sass_lift_module(const npu_cubin_t *cb, int with_bodies, char *
     npu_status_t st = NPU_OK;
     unsigned sm = cb->sm;
     lsb_add(&o, "// lifted by transfer_to_npu from sm_%u machine code\n.version 8.0\n.target sm_%u\n.address_size 64\n\n",
-            sm, sm >= 80 ? 80 : 75);
+            sm, sm);
     lsb_add(&o, ".extern .func (.param .b32 r) vprintf(.param .b64 a, .param .b64 b);\n"
                 ".extern .func (.param .b64 r) malloc(.param .b64 a);\n"
                 ".extern .func free(.param .b64 a);\n"
