@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PTX_TRANSLATOR_VERSION "ptx2c-12"
+#define PTX_TRANSLATOR_VERSION "ptx2c-13"
 
 /* A device "function address" (mov of a .func symbol, or a .func named in a variable's
  * initialiser) is a token: the function's index in ptx_prog_t.funcs, tagged. Every kernel .so

@@ -488,10 +488,10 @@ P_INL int32_t __dp2a(uint32_t a, uint32_t b, int32_t c, int sa, int sb, int hi) 
     return s; }
 P_INL int __testp32(float x, int k) {
     switch (k) { case 0: return isfinite(x); case 1: return isinf(x); case 2: return !isnan(x);
-                 case 3: return isnan(x); case 4: return isnormal(x); default: return fpclassify(x) == FP_SUBNORMAL; } }
+                 case 3: return isnan(x); case 4: return isnormal(x) || x == 0; default: return fpclassify(x) == FP_SUBNORMAL; } }
 P_INL int __testp64(double x, int k) {
     switch (k) { case 0: return isfinite(x); case 1: return isinf(x); case 2: return !isnan(x);
-                 case 3: return isnan(x); case 4: return isnormal(x); default: return fpclassify(x) == FP_SUBNORMAL; } }
+                 case 3: return isnan(x); case 4: return isnormal(x) || x == 0; default: return fpclassify(x) == FP_SUBNORMAL; } }
 
 /* ---- atomics (sequentially consistent: x86 locked ops are full barriers anyway) ---- */
 #define P_SC __ATOMIC_SEQ_CST

@@ -778,7 +778,7 @@ static void op_unary_int(lift_t *L, const sass_insn_t *in)
     case SASS_OP_POPC: case SASS_OP_UPOPC: E(L, "popc.b32 %s, %s;", r, a); break;
     case SASS_OP_BREV: case SASS_OP_UBREV: E(L, "brev.b32 %s, %s;", r, a); break;
     case SASS_OP_FLO: case SASS_OP_UFLO:   /* FLO[.U32|.S32][.SH]: bfind (0xffffffff for no bit) */
-        E(L, "bfind%s.%s32 %s, %s;", has(in, SASS_MOD_SH) ? ".shiftamt" : "", has(in, SASS_MOD_S32) ? "s" : "u", r, a);
+        E(L, "bfind%s.%s32 %s, %s;", has(in, SASS_MOD_SH) ? ".shiftamt" : "", has(in, SASS_MOD_U32) ? "u" : "s", r, a);   /* no type: .S32 (nvdisasm omits the default) */
         break;
     default: fail(L, NPU_EPTXUNSUP, "unary op"); return;
     }
@@ -980,8 +980,9 @@ static void op_fmnmx(lift_t *L, const sass_insn_t *in)
     const char *ftz = has(in, SASS_MOD_FTZ) ? ".ftz" : "";
     const char *a = fsrc(L, &in->opnd[1]), *b = fsrc(L, &in->opnd[2]), *p = psrc(L, &in->opnd[3]);
     const char *mn = T32(L), *mx = T32(L), *r = T32(L);
-    E(L, "min%s.f32 %s, %s, %s;", ftz, mn, a, b);
-    E(L, "max%s.f32 %s, %s, %s;", ftz, mx, a, b);
+    const char *nan = has(in, SASS_MOD_NAN) ? ".NaN" : "";   /* FMNMX.NAN: a NaN operand gives the canonical NaN */
+    E(L, "min%s%s.f32 %s, %s, %s;", ftz, nan, mn, a, b);
+    E(L, "max%s%s.f32 %s, %s, %s;", ftz, nan, mx, a, b);
     E(L, "selp.b32 %s, %s, %s, %s;", r, mn, mx, p);
     dst32(L, &in->opnd[0], r);
 }

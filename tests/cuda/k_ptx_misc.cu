@@ -95,7 +95,7 @@ int main(void)
         int cls = fpclassify(x);
         unsigned e[K];
         e[0] = isfinite(x); e[1] = isinf(x) != 0; e[2] = !isnan(x); e[3] = isnan(x) != 0;
-        e[4] = cls == FP_NORMAL; e[5] = cls == FP_SUBNORMAL;
+        e[4] = cls == FP_NORMAL || cls == FP_ZERO; e[5] = cls == FP_SUBNORMAL;   /* "zero is considered normal" (PTX ISA) */
         e[6] = (p ^ q) >= 0 ? p : q;
         e[7] = x >= 0.0f ? p : q;            /* NaN compares false -> b */
         e[8] = (p & 3) == 0;
