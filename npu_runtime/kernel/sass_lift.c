@@ -117,6 +117,7 @@ typedef struct lift {
     int nstrs;
     npu_status_t st;
     uint32_t stack;             /* bytes of the stack array (initial R1) */
+    uint32_t stack_align;       /* ... its alignment */
     int uses_c2, uses_c4;
     uint32_t *retsites; int nret;   /* return offsets of CALL.REL sites */
     uint32_t warpsync_reg;      /* last WARPSYNC's mask operand in straight-line code */
@@ -2113,7 +2114,30 @@ static npu_status_t lift_kernel(const npu_cubin_t *cb, unsigned ki, lsb_t *out)
      * call graph only) and the GPU gives such code cudaLimitStackSize bytes (1024 by default)
      * above the kernel's own frame; so do we. */
     if (L.dyn_calls) st += 1024;
-    L.stack = (st + 15u) & ~15u;
+    /* ptxas places a local array of alignment A at an A-aligned offset from the stack pointer
+     * and pads the frame to a multiple of A, assuming the initial stack pointer A-aligned (it
+     * may then form addresses with OR): the stack array gets the alignment the frame size
+     * shows (its lowest set bit, 16..256) and a size that keeps the top that aligned
+     * (k_local_align: 64- and 256-byte aligned local arrays) */
+    uint32_t fs = L.k->frame_size, al = fs ? (fs & (0u - fs)) : 16u;
+    if (al < 16u) al = 16u;
+    if (al > 256u) al = 256u;
+    /* a frame aligned beyond that is realigned in code: LOP3.LUT R1, R1, 0xfffffc00 (alignas
+     * (1024)) after R1 -= size; with the array's top that aligned the AND changes nothing and
+     * the frame stays inside it */
+    for (int i = 0; rs == NPU_OK && i < L.n; i++) {
+        const sass_insn_t *in = &L.ins[i];
+        if (!reach[i] || in->op != SASS_OP_LOP3 || in->nopnds < 3) continue;
+        if (in->opnd[0].kind != SASS_OPND_REG || in->opnd[0].reg != 1) continue;
+        for (int j = 1; j < in->nopnds; j++) {
+            uint32_t v = (uint32_t)in->opnd[j].imm;
+            if (in->opnd[j].kind != SASS_OPND_IMM || !v || (v | (v - 1u)) != 0xffffffffu) continue;   /* ~(2^k - 1) */
+            uint32_t a = v & (0u - v);
+            if (a > al && a <= 65536u) al = a;
+        }
+    }
+    L.stack_align = al;
+    L.stack = (st + al - 1u) & ~(al - 1u);
     lsb_t body = {0};
     L.o = &body;
     if (rs != NPU_OK) { L.st = rs; goto done; }
@@ -2149,7 +2173,7 @@ done:
         if (L.nda) lsb_add(out, "\t.reg .b64 %%tda<%d>;\n", L.nda);
         uint32_t shm = L.k->shared_size;
         if (shm) lsb_add(out, "\t.shared .align 16 .b8 __shm[%u];\n", (shm + 15u) & ~15u);
-        if (L.stack) lsb_add(out, "\t.local .align 16 .b8 __stack[%u];\n", L.stack);
+        if (L.stack) lsb_add(out, "\t.local .align %u .b8 __stack[%u];\n", L.stack_align, L.stack);
         lsb_add(out, "\tsetp.eq.u32 %%pt, 0, 0;\n");
         lsb_add(out, "\tmov.u64 %%shwin, 0;\n\tcvta.shared.u64 %%shwin, %%shwin;\n");
         if (shm) lsb_add(out, "\tmov.u32 %%t_lo, __shm;\n");   /* __shm is the first shared variable: offset 0 */
