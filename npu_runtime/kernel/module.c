@@ -573,6 +573,15 @@ static npu_status_t build_locked(npu_kmodule_t *m, struct npu_kfunc *k)
     info->num_regs = ptx_reg_limit(ptx_reg_estimate(f), f->maxnreg, m->max_regs, f->maxntid,
                                    f->minnctapersm);
     info->const_size = const_size(&m->prog);
+    if (m->cubin) {
+        /* machine code: what ptxas recorded, as a GPU reports it (its registers; constant
+         * memory is the user's bank 3, not the lifted bank-2 tables). local_size stays the
+         * lifted stack array's (fiber stacks are sized from it), ptxas's frame rounded up to
+         * the frame's alignment */
+        const npu_cubin_kernel_t *ck = npu_cubin_find_kernel(m->cubin, f->name);
+        if (ck && ck->regcount) info->num_regs = ck->regcount;
+        info->const_size = (uint32_t)m->cubin->const3_size;
+    }
     /* CUDA's cudaFuncAttributes::ptxVersion is the virtual architecture the PTX was generated
      * for (compute_75 -> 75), which CUB compares with __CUDA_ARCH_LIST__; the ISA version of
      * the .version line is not what callers want here. */
