@@ -177,14 +177,14 @@ npu_status_t npu_kmodule_load_cubin(int dev, const void *elf, size_t size, npu_k
     return NPU_OK;
 }
 
-/* TRANSFER_TO_NPU_FRONTEND=sass: run the machine code of a fatbin that also holds PTX (the
+/* TRANSFER_TO_NPU_ISA=sass: run the machine code of a fatbin that also holds PTX (the
  * PTX path is the SASS path's oracle: ptxas made one from the other); ptx or unset: PTX
  * when there is any. */
 static int prefer_sass(void)
 {
     static int v = -1;
     if (v < 0) {
-        const char *e = npu_env("TRANSFER_TO_NPU_FRONTEND");
+        const char *e = npu_env("TRANSFER_TO_NPU_ISA");
         v = e && !strcmp(e, "sass");
     }
     return v;

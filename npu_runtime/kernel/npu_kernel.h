@@ -127,7 +127,7 @@ npu_status_t npu_kmodule_link_ptx(int dev, const char *const *ptx, const size_t 
 npu_status_t npu_kmodule_load_cubin(int dev, const void *elf, size_t size, npu_kmodule_t **out);
 npu_status_t npu_kmodule_load_fatbin_cubin(int dev, const void *fatbin, npu_kmodule_t **out);
 /* A fatbin's module: its PTX (all objects of a -rdc=true wrapper linked), or its machine code
- * when it has no PTX (TRANSFER_TO_NPU_FRONTEND=sass: machine code first). */
+ * when it has no PTX (TRANSFER_TO_NPU_ISA=sass: machine code first). */
 npu_status_t npu_kmodule_load_fatbin(int dev, const void *fatbin, npu_kmodule_t **out);
 npu_status_t npu_kmodule_unload(npu_kmodule_t *m);
 int npu_kmodule_device(const npu_kmodule_t *m);

@@ -320,13 +320,22 @@ static const char *cbank32(lift_t *L, unsigned bank, uint32_t off)
 
 /* c[bank][ix + off] with ix known only at run time (LDC, register-indexed ULDC): a load
  * through the address of the bank's array. size 4 -> a .b32 temporary, 8 -> a .b64 one. */
+static const char *cbank_dyn_t(lift_t *L, unsigned bank, const char *ix, uint32_t off, unsigned size, const char *ty);
 static const char *cbank_dyn(lift_t *L, unsigned bank, const char *ix, uint32_t off, unsigned size)
+{
+    return cbank_dyn_t(L, bank, ix, off, size, NULL);
+}
+
+/* ... of type ty (u8, s8, u16, s16; NULL: b<size*8>) */
+static const char *cbank_dyn_t(lift_t *L, unsigned bank, const char *ix, uint32_t off, unsigned size, const char *ty)
 {
     const char *a = T64(L), *x = T64(L);
     const char *sp = "const";
     E(L, "cvt.u64.u32 %s, %s;", x, ix);
     if (bank == 0) {
-        if (off < pbase(L) || !L->k->nparams) {
+        /* the index may reach the parameters from below (c[0x0][R9+0x15c] with R9 >= 4:
+         * an array parameter indexed from -1) */
+        if (off + 0x1000u < pbase(L) || !L->k->nparams) {
             fail(L, NPU_EPTXUNSUP, "register-indexed read of constant bank 0 outside the parameters");
             return "0";
         }
@@ -357,7 +366,8 @@ static const char *cbank_dyn(lift_t *L, unsigned bank, const char *ix, uint32_t 
     }
     E(L, "add.u64 %s, %s, %s;", a, a, x);
     const char *t = size == 8 ? T64(L) : T32(L);
-    E(L, "ld.%s.b%u %s, [%s];", sp, size * 8, t, a);
+    if (ty) E(L, "ld.%s.%s %s, [%s];", sp, ty, t, a);
+    else E(L, "ld.%s.b%u %s, [%s];", sp, size * 8, t, a);
     return t;
 }
 
@@ -1459,7 +1469,12 @@ static void op_ldc(lift_t *L, const sass_insn_t *in)
         sass_operand_t w = *c;
         uint32_t sh = ((uint32_t)c->imm & 3) * 8;
         w.imm &= ~3ll;
-        if (c->reg2kind) { fail(L, NPU_EPTXUNSUP, "register-indexed narrow LDC"); return; }
+        if (c->reg2kind) {   /* c[bank][Rn + off]: the byte/half at the computed address */
+            const char *ix = c->reg2kind == SASS_OPND_UREG ? (c->reg2 >= SASS_URZ ? "0" : S(L, "%%ur%u", c->reg2))
+                                                           : (c->reg2 >= SASS_RZ ? "0" : S(L, "%%r%u", c->reg2));
+            dst32(L, d, cbank_dyn_t(L, c->bank, ix, (uint32_t)c->imm, ty[1] == '8' ? 1 : 2, ty));
+            return;
+        }
         const char *v = src(L, &w), *r = T32(L);
         E(L, "bfe.%s32 %s, %s, %u, %u;", ty[0] == 's' ? "s" : "u", r, v, sh, ty[1] == '8' ? 8 : 16);
         dst32(L, d, r);
@@ -1589,6 +1604,13 @@ static void op_atom(lift_t *L, const sass_insn_t *in)
                      has(in, SASS_MOD_INC) ? "inc" : has(in, SASS_MOD_DEC) ? "dec" : has(in, SASS_MOD_AND) ? "and" :
                      has(in, SASS_MOD_OR) ? "or" : has(in, SASS_MOD_XOR) ? "xor" : has(in, SASS_MOD_EXCH) ? "exch" :
                      has(in, SASS_MOD_CAS) ? "cas" : NULL;
+    if (has(in, SASS_MOD_POPC) && has(in, SASS_MOD_INC) && !B && (!d || d->reg >= SASS_RZ)) {
+        /* ATOMS.POPC.INC [a]: the warp adds the number of its lanes that execute it (ptxas's
+         * aggregation of atomicAdd(p, 1) on one shared address): one per lane run alone */
+        const char *addr = shared ? maddr32(L, m) : maddr64(L, m), *t = T32(L);
+        E(L, "atom%s.add.u32 %s, [%s], 1;", shared ? ".shared" : ".global", t, addr);
+        return;
+    }
     if (!op || !B) { fail(L, NPU_EPTXUNSUP, "atomic operation"); return; }
     int w64 = has(in, SASS_MOD_64) || has(in, SASS_MOD_U64) || has(in, SASS_MOD_S64) || has(in, SASS_MOD_F64);
     const char *ty;

@@ -2,7 +2,7 @@
 # tests/sasslift/run_sasslift.sh - the SASS front end tier: every CUDA kernel test program of
 # tests/cuda (k_*.cu, already built by tests/run.sh into build/tests/cuda; nvcc's default
 # architecture embeds sm_75 machine code next to compute_75 PTX, and the sm_80-only tests embed
-# sm_80 code) runs again with TRANSFER_TO_NPU_FRONTEND=sass, so its kernels are decoded from
+# sm_80 code) runs again with TRANSFER_TO_NPU_ISA=sass, so its kernels are decoded from
 # the machine code and lifted (sass_lift.c) instead of translated from the PTX ptxas made it
 # from: the same host references must hold. Programs whose kernels the SASS path does not run
 # yet are listed in tests/sasslift/known_failures.txt with the reason; they still run: a
@@ -30,7 +30,7 @@ for src in tests/cuda/k_*.cu; do
     envs=$(sed -n 's|^// ENV:||p' "$src" | head -1)
     expect=$(sed -n 's|^// EXPECT_EXIT: *||p' "$src" | head -1); expect=${expect:-0}
     log=$LOGS/sasslift-$name.log
-    timeout -k 5 "$TIMEOUT" env $envs TRANSFER_TO_NPU_FRONTEND=sass LD_PRELOAD="$B/lib/libtransfer_to_npu.so" \
+    timeout -k 5 "$TIMEOUT" env $envs TRANSFER_TO_NPU_ISA=sass LD_PRELOAD="$B/lib/libtransfer_to_npu.so" \
         LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$T/$name" >"$log" 2>&1
     rc=$?
     if [ -n "$why" ]; then
