@@ -477,9 +477,12 @@ def cmpf(a, b, op):
 
 
 def testp(b, k):
+    # PTX ISA, testp: "As a special case, positive and negative zero are considered normal
+    # numbers" (ptxas's sm_80 code for testp.normal agrees: the SASS front end found it).
     e, m = (b >> 23) & 0xFF, b & 0x7FFFFF
     return {'finite': e != 255, 'infinite': e == 255 and m == 0, 'number': not (e == 255 and m),
-            'notanumber': e == 255 and m != 0, 'normal': 0 < e < 255, 'subnormal': e == 0 and m != 0}[k]
+            'notanumber': e == 255 and m != 0, 'normal': 0 < e < 255 or (e == 0 and m == 0),
+            'subnormal': e == 0 and m != 0}[k]
 
 
 FLOAT_OPS = []
