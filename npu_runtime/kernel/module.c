@@ -272,6 +272,8 @@ static npu_status_t lift_body_locked(npu_kmodule_t *m, struct npu_kfunc *k)
     npu_status_t st = npu_sass_lift_kernel_body(m->cubin, k->pf->name, &body, &len);
     if (st != NPU_OK)
         return st;
+    if (ptx_dump_enabled("sass"))   /* NPU_PTX_DUMP=sass: the lifted body as the translator gets it */
+        fprintf(stderr, "== sass lift: %s\n%.*s\n", k->pf->name, (int)len, body);
     /* inside the outer braces, without comments (the index pass strips them from texts) */
     char *a = strchr(body, '{'), *z = strrchr(body, '}');
     if (!a || !z || z < a) { free(body); return NPU_EINTERNAL; }

@@ -2,6 +2,8 @@
  * ptx_emit.c - passes 3..5 of the PTX translator: check, lower, emit C.
  *
  * Pass list (each dumpable with NPU_PTX_DUMP=<pass>[,<pass>] or "all", to stderr):
+ *   sass   (cubin modules) the PTX body sass_lift.c made of a kernel, with NPU_SASS_ANNOTATE=1
+ *          the SASS instruction as a comment before its lines (module.c)
  *   index  -> parse  (ptx_parse.c)
  *   check  undefined registers, labels, symbols and call targets -> NPU_EPTX, with a log line
  *          naming kernel and line; unknown .extern .func -> NPU_EPTX naming it

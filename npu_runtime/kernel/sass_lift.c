@@ -1865,13 +1865,11 @@ static void lift_insn(lift_t *L, const sass_insn_t *in)
     case SASS_OP_BRA: {
         const sass_operand_t *t = &in->opnd[in->nopnds - 1];
         if (!in->nopnds || t->kind != SASS_OPND_TARGET) { fail(L, NPU_EPTXUNSUP, "BRA form"); return; }
-        if (in->nopnds > 1 && in->opnd[0].kind == SASS_OPND_PRED && in->opnd[0].reg < SASS_PT) {
+        if (in->nopnds > 1 && (in->opnd[0].kind == SASS_OPND_PRED || in->opnd[0].kind == SASS_OPND_UPRED) &&
+            in->opnd[0].reg < SASS_PT) {
             /* @Pg BRA Pc, target: taken when the guard and the condition hold (fdiv's slow
-             * path: @!P1 BRA !P2); the lines are emitted unguarded */
-            const char *q = TQ(L);
-            lsb_add(L->o, "	%s.pred %s, %%p%u;\n", in->opnd[0].flags & SASS_OF_NOT ? "not" : "mov", q, in->opnd[0].reg);
-            if (L->g[0]) lsb_add(L->o, "	and.pred %s, %s, %s%%p%u;\n", q, q, in->guard_not ? "!" : "", in->guard);
-            lsb_add(L->o, "	@%s bra L_%llx;\n", q, (unsigned long long)t->imm);
+             * path: @!P1 BRA !P2); E() folds the guard into the line's own predicate */
+            E(L, "@%s bra L_%llx;", psrc(L, &in->opnd[0]), (unsigned long long)t->imm);
             return;
         }
         if (in->nopnds > 1 && in->opnd[0].kind == SASS_OPND_PRED && (in->opnd[0].flags & SASS_OF_NOT)) return;   /* !PT */
@@ -1883,7 +1881,17 @@ static void lift_insn(lift_t *L, const sass_insn_t *in)
         E(L, "bra L_%llx;", (unsigned long long)t->imm);
         return;
     }
-    case SASS_OP_EXIT: E(L, "ret;"); return;
+    case SASS_OP_EXIT:
+        if (in->nopnds >= 1 && (in->opnd[0].kind == SASS_OPND_PRED || in->opnd[0].kind == SASS_OPND_UPRED)) {
+            /* @Pg EXIT Pc: the thread exits when the guard and the condition hold, as for BRA
+             * (ATen's reduce_kernel: `@P0 EXIT P1` is `if (block_x_reduce && tid.x != 0)
+             * return;` before the store; without the condition every thread left and
+             * torch.sum gave 0). EXIT !PT never exits. */
+            E(L, "@%s ret;", psrc(L, &in->opnd[0]));
+            return;
+        }
+        E(L, "ret;");
+        return;
     case SASS_OP_CALL:
         if (has(in, SASS_MOD_REL) && in->nopnds >= 1 && in->opnd[0].kind == SASS_OPND_REG) {
             /* CALL.REL.NOINC Rn imm: a function pointer, the code offset of one of the
