@@ -1973,9 +1973,17 @@ static void lift_insn(lift_t *L, const sass_insn_t *in)
 }
 
 /* --------------------------------------------------------------- kernels ---- */
+/* 1 when control never falls through: unguarded, and no condition operand other than PT
+ * (`EXIT P1`, `BRA !P2, t` fall through when it is false), and not BRA.CONV (which the lift
+ * never takes: the fall-through, ptxas's call of __cuda_sm70_warpsync, is the path that runs;
+ * counting it unreachable dropped every __syncwarp of PyTorch's sm_80 code) */
 static int is_uncond_end(const sass_insn_t *in)
 {
     if (in->guard != SASS_PT || in->guard_not) return 0;
+    if (in->nopnds >= 1 && (in->opnd[0].kind == SASS_OPND_PRED || in->opnd[0].kind == SASS_OPND_UPRED) &&
+        (in->opnd[0].reg < SASS_PT || (in->opnd[0].flags & SASS_OF_NOT)))
+        return 0;
+    if (in->op == SASS_OP_BRA && has(in, SASS_MOD_CONV)) return 0;
     return in->op == SASS_OP_EXIT || in->op == SASS_OP_RET || in->op == SASS_OP_BRX || in->op == SASS_OP_BRXU ||
            in->op == SASS_OP_KILL || (in->op == SASS_OP_BRA) || (in->op == SASS_OP_CALL && !has(in, SASS_MOD_REL)) ||
            (in->op == SASS_OP_BPT && has(in, SASS_MOD_TRAP));
