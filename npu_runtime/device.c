@@ -42,6 +42,7 @@ static struct {
 } g_dev;
 
 static _Atomic int g_sticky[NPU_MAX_DEVICES];
+static _Atomic size_t g_stack_limit[NPU_MAX_DEVICES];   /* 0: CUDA's default, 1024 */
 static _Atomic int g_pending[NPU_MAX_DEVICES];
 
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
@@ -289,6 +290,18 @@ npu_status_t npu_device_set_current(int dev)
 int npu_device_current(void)
 {
     return t_current;
+}
+
+void npu_device_set_stack_limit(int dev, size_t bytes)
+{
+    if (dev_ok(dev))
+        atomic_store_explicit(&g_stack_limit[dev], bytes, memory_order_release);
+}
+
+size_t npu_device_stack_limit(int dev)
+{
+    size_t v = dev_ok(dev) ? atomic_load_explicit(&g_stack_limit[dev], memory_order_acquire) : 0;
+    return v ? v : 1024;
 }
 
 npu_status_t npu_device_error(int dev)

@@ -99,6 +99,11 @@ npu_status_t npu_device_error(int dev);      /* the sticky error of dev, NPU_OK 
 void npu_device_set_error(int dev, npu_status_t s); /* records an async fault (sticky ones stick) */
 void npu_device_clear_error(int dev);        /* used by npu_device_reset */
 npu_status_t npu_device_peek_async_error(int dev, int clear); /* non-sticky async error, if any */
+/* cudaLimitStackSize / CU_LIMIT_STACK_SIZE of dev (bytes per thread; 1024 until set): the
+ * stack a kernel with recursion or indirect calls gets, which only the program can bound.
+ * The SASS front end reads it when it lifts such a kernel (at its first launch). */
+void npu_device_set_stack_limit(int dev, size_t bytes);
+size_t npu_device_stack_limit(int dev);
 
 /* ---------------------------------------------------------------- memory ---- */
 /* Each device's memory is one reserved range of virtual address space, so the device and

@@ -371,6 +371,9 @@ static const rule_t npu_ops[] = {
 };
 
 static const rule_t suggestions[] = {
+    { "SASS ", "a GPU machine-code instruction the SASS front end does not run yet: its kernel fails "
+               "with cudaErrorNoKernelImageForDevice; the log names kernel, offset and words (PTX in "
+               "the fatbin, nvcc -gencode ...,code=compute_NN, runs instead)" },
     { "cudaGraph", "CUDA graphs are not emulated: launch the captured work directly on a stream" },
     { "cuGraph", "CUDA graphs are not emulated: launch the captured work directly on a stream" },
     { "cudaStreamBeginCapture", "stream capture is not emulated: run the work directly" },
@@ -410,6 +413,7 @@ static const char *rule_find(const rule_t *r, size_t n, const char *name, const 
 
 static const char *api_library(const char *n)
 {
+    if (!strncmp(n, "SASS ", 5)) return "machine code";
     if (!strncmp(n, "cublasLt", 8)) return "cublasLt";
     if (!strncmp(n, "cublas", 6)) return "cublas";
     if (!strncmp(n, "curand", 6)) return "curand";

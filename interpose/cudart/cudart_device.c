@@ -634,6 +634,8 @@ NPU_EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
     if (d)
         d->limit[limit] = value;
     pthread_mutex_unlock(&dev_lock);
+    if (limit == cudaLimitStackSize)
+        npu_device_set_stack_limit(shim_device(), value);   /* kernels lifted from SASS size their stack by it */
     return shim_return(NPU_OK);
 }
 
@@ -746,6 +748,7 @@ NPU_EXPORT cudaError_t cudaDeviceReset(void)
     pthread_mutex_lock(&dev_lock);
     if (dev >= 0 && dev < CUDART_MAX_DEVICES)
         dev_state[dev].init = 0;
+    npu_device_set_stack_limit(dev, 0);   /* the limits return to their defaults */
     for (int i = 0; i < CUDART_MAX_DEVICES; i++)
         if (dev_state[i].init && dev < CUDART_MAX_DEVICES && dev >= 0)
             dev_state[i].peer[dev] = 0;

@@ -269,7 +269,12 @@ static npu_status_t lift_body_locked(npu_kmodule_t *m, struct npu_kfunc *k)
         return NPU_OK;
     char *body = NULL;
     size_t len = 0;
-    npu_status_t st = npu_sass_lift_kernel_body(m->cubin, k->pf->name, &body, &len);
+    npu_status_t st = npu_sass_lift_kernel_body(m->cubin, k->pf->name, npu_device_stack_limit(m->dev), &body, &len);
+    /* an instruction the front end cannot decode or lift: this kernel has no image we can run
+     * (cudaErrorNoKernelImageForDevice / CUDA_ERROR_NO_BINARY_FOR_GPU at its launch, as issue
+     * 13 asks); the log named kernel, arch, offset and instruction words */
+    if (st == NPU_EPTXUNSUP)
+        return NPU_ENOIMAGE;
     if (st != NPU_OK)
         return st;
     if (ptx_dump_enabled("sass"))   /* NPU_PTX_DUMP=sass: the lifted body as the translator gets it */

@@ -59,6 +59,9 @@
 #include "sass_lift.h"
 #include "sass.h"
 
+#include "../npu_obs.h"
+
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,14 +171,35 @@ static void __attribute__((format(printf, 2, 3))) E(lift_t *L, const char *fmt, 
     lsb_add(L->o, "\n");
 }
 
+/* Machine code we cannot run is counted in the migration report's unsupported table as
+ * "SASS <opcode> (sm_NN)", so users learn which instructions to ask for. The report keys its
+ * rows by the name's address: the names are interned here for the life of the process. */
+static void report_unsup_insn(const char *opname, unsigned sm)
+{
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    static char names[64][48];
+    static int nnames;
+    char nm[48];
+    snprintf(nm, sizeof nm, "SASS %s (sm_%u)", opname, sm);
+    const char *key = NULL;
+    pthread_mutex_lock(&mu);
+    for (int i = 0; i < nnames && !key; i++)
+        if (!strcmp(names[i], nm)) key = names[i];
+    if (!key && nnames < 64) { memcpy(names[nnames], nm, sizeof nm); key = names[nnames++]; }
+    pthread_mutex_unlock(&mu);
+    if (key) npu_report_unsupported(key);
+}
+
 static void fail(lift_t *L, npu_status_t st, const char *what)
 {
     if (L->st != NPU_OK) return;
     L->st = st;
     char txt[160] = "?";
     if (L->cur) sass_format(L->cur, txt, sizeof txt);
-    NPU_ERR("sass: kernel %s: pc 0x%llx: %s: %s", L->k ? L->k->name : "?",
-            L->cur ? (unsigned long long)L->cur->pc : 0ull, what, txt);
+    NPU_ERR("sass: kernel %s (sm_%u): pc 0x%llx: %s: %s [%016llx %016llx]", L->k ? L->k->name : "?", L->cb->sm,
+            L->cur ? (unsigned long long)L->cur->pc : 0ull, what, txt,
+            L->cur ? (unsigned long long)L->cur->raw[0] : 0ull, L->cur ? (unsigned long long)L->cur->raw[1] : 0ull);
+    if (st == NPU_EPTXUNSUP) report_unsup_insn(L->cur ? sass_op_name((sass_op_t)L->cur->op) : "?", L->cb->sm);
 }
 
 static const char *T32(lift_t *L) { if (++L->nt > L->mt) L->mt = L->nt; return S(L, "%%t%d", L->nt - 1); }
@@ -1399,6 +1423,14 @@ static const char *reglist(lift_t *L, const sass_operand_t *r, int n, int dst)
 /* 64-bit host address of a local-memory offset */
 static const char *laddr(lift_t *L, const char *off32)
 {
+    if (L->dyn_calls) {
+        /* a run-time-sized stack (recursion, calls through pointers) can overflow: R1 below 0
+         * wraps to an offset past the array, which unchecked would reach 4 GiB past it (other
+         * memory, silently). The GPU faults there; so do we. */
+        const char *q = TQ(L);
+        E(L, "setp.ge.u32 %s, %s, %u;", q, off32, L->stack);
+        E(L, "@%s trap;", q);
+    }
     const char *a = T64(L);
     E(L, "cvt.u64.u32 %s, %s;", a, off32);
     E(L, "add.u64 %s, %s, %%lwin;", a, a);
@@ -2016,7 +2048,11 @@ static npu_status_t decode_kernel(lift_t *L, char **reach_out)
         int i = stk[--sp];
         if (!ok[i]) {
             L->cur = NULL;
-            NPU_ERR("sass: kernel %s: pc 0x%x: cannot decode a reachable instruction", k->name, i * 16);
+            uint64_t w[2] = {0, 0};
+            memcpy(w, k->code + 16 * (size_t)i, k->code_size - 16 * (size_t)i >= 16 ? 16 : k->code_size - 16 * (size_t)i);
+            NPU_ERR("sass: kernel %s (sm_%u): pc 0x%x: cannot decode a reachable instruction [%016llx %016llx]", k->name,
+                    L->cb->sm, i * 16, (unsigned long long)w[0], (unsigned long long)w[1]);
+            report_unsup_insn("undecodable", L->cb->sm);
             free(ok); free(reach); free(stk);
             return NPU_EPTXUNSUP;
         }
@@ -2126,7 +2162,7 @@ static void declare_regs(lsb_t *o, const char *body)
 }
 
 /* The body of kernel k ("{ ... }"), for the entry npu_sass_lift_module declared. */
-static npu_status_t lift_kernel(const npu_cubin_t *cb, unsigned ki, lsb_t *out)
+static npu_status_t lift_kernel(const npu_cubin_t *cb, unsigned ki, size_t stack_limit, lsb_t *out)
 {
     lift_t L;
     memset(&L, 0, sizeof L);
@@ -2149,9 +2185,17 @@ static npu_status_t lift_kernel(const npu_cubin_t *cb, unsigned ki, lsb_t *out)
     npu_status_t rs = decode_kernel(&L, &reach);
     /* R1 starts at c[0x0][0x28], the top of the thread's local window. With calls through
      * pointers or recursion ptxas cannot bound the stack (MAX_STACK_SIZE covers the static
-     * call graph only) and the GPU gives such code cudaLimitStackSize bytes (1024 by default)
-     * above the kernel's own frame; so do we. */
-    if (L.dyn_calls) st += 1024;
+     * call graph only) and the GPU gives such code cudaLimitStackSize bytes per thread (1024
+     * by default; the driver raises it to what a kernel needs statically): here the larger of
+     * the static need plus 1024 and the limit the program set (k_local_stack raises it to
+     * 16 KiB for ten recursive frames under an 8 KiB array; with 1024 above the frame R1 went
+     * below 0 and its stores landed 4 GiB past the array) */
+    if (L.dyn_calls) {
+        size_t want = (size_t)st + 1024u;
+        if (stack_limit > want) want = stack_limit;
+        if (want > (1u << 24)) want = 1u << 24;   /* 16 MiB per thread: beyond it, the check below faults */
+        st = (uint32_t)want;
+    }
     /* ptxas places a local array of alignment A at an A-aligned offset from the stack pointer
      * and pads the frame to a multiple of A, assuming the initial stack pointer A-aligned (it
      * may then form addresses with OR): the stack array gets the alignment the frame size
@@ -2355,7 +2399,7 @@ npu_status_t npu_sass_lift_module(const npu_cubin_t *cb, int with_bodies, char *
         lsb_add(&o, "\n");
         entry_header(&o, k);
         if (with_bodies) {
-            st = lift_kernel(cb, ki, &o);
+            st = lift_kernel(cb, ki, 1024, &o);
             if (st != NPU_OK) {   /* keep the module: this kernel fails when it is asked for */
                 lsb_add(&o, "{\n\t__sass_unlifted;\n}\n");
                 st = NPU_OK;
@@ -2369,12 +2413,13 @@ npu_status_t npu_sass_lift_module(const npu_cubin_t *cb, int with_bodies, char *
     return NPU_OK;
 }
 
-npu_status_t npu_sass_lift_kernel_body(const npu_cubin_t *cb, const char *name, char **body, size_t *len)
+npu_status_t npu_sass_lift_kernel_body(const npu_cubin_t *cb, const char *name, size_t stack_limit, char **body,
+                                       size_t *len)
 {
     for (uint32_t ki = 0; ki < cb->nkernels; ki++)
         if (!strcmp(cb->kernels[ki].name, name)) {
             lsb_t o = {0};
-            npu_status_t st = lift_kernel(cb, ki, &o);
+            npu_status_t st = lift_kernel(cb, ki, stack_limit, &o);
             if (st != NPU_OK) { free(o.s); return st; }
             *body = o.s;
             *len = o.n;

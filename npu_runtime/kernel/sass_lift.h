@@ -22,7 +22,10 @@ npu_status_t npu_sass_lift(const npu_cubin_t *cb, char **ptx, size_t *len);
  * ("__sass_unlifted;") unless with_bodies; module.c fills a body in when its kernel is first
  * asked for (npu_sass_lift_kernel_body: "{ ... }", NPU_ENOTFOUND for an unknown name). */
 npu_status_t npu_sass_lift_module(const npu_cubin_t *cb, int with_bodies, char **ptx, size_t *len);
-npu_status_t npu_sass_lift_kernel_body(const npu_cubin_t *cb, const char *name, char **body, size_t *len);
+/* stack_limit: the device's cudaLimitStackSize, the stack a kernel with recursion or
+ * indirect calls gets (npu_sass_lift_module's bodies use CUDA's default, 1024) */
+npu_status_t npu_sass_lift_kernel_body(const npu_cubin_t *cb, const char *name, size_t stack_limit, char **body,
+                                       size_t *len);
 
 /* Convenience: parse an ELF image and lift it. */
 npu_status_t npu_sass_lift_image(const void *elf, size_t size, char **ptx, size_t *len);
