@@ -1537,6 +1537,199 @@ static void op_shfl(lift_t *L, const sass_insn_t *in)
     dst32(L, &in->opnd[1], r);
 }
 
+/* ------------------------------------------------------ tensor-core ops ---- */
+/* HMMA, LDSM and MOVM are warp-wide (.aligned: all 32 lanes take part) and exchange
+ * fragments between lanes; the lift spells each one out with shfl.sync.idx over the fragment
+ * layouts of the PTX ISA's mma.m16n8k{4,8,16}, ldmatrix.m8n8 and movmatrix.m8n8 (ptxas maps
+ * those 1:1 onto HMMA/LDSM/MOVM), so every execution mode (lane groups, phases, fibers) runs
+ * them with the collectives it already has. Lane (g = lane/4, t = lane%4) of an m16n8 MMA
+ * owns D rows g and g+8, columns 2t and 2t+1; the A elements of rows g and g+8 sit in lanes
+ * 4g..4g+3 and the B elements of column c in lanes 4c..4c+3, so a lane gathers 4 lanes' A
+ * registers and 8 lanes' B registers (32 shuffles for m16n8k16) and accumulates its four
+ * results with fma.rn.f32 in k order from C. Products of f16/bf16/tf32 inputs are exact in
+ * f32; the GPU's adder tree rounds differently in the last bits (tests compare with a
+ * tolerance, as for the PTX path's wmma). tf32 inputs drop their 13 low mantissa bits. */
+/* a block of n fresh .b32 temporaries %t<base..base+n-1> (not from the operand-text ring) */
+static int tblock(lift_t *L, int n)
+{
+    int b = L->nt;
+    L->nt += n;
+    if (L->nt > L->mt) L->mt = L->nt;
+    return b;
+}
+#define TN(buf, i) (snprintf((buf), sizeof (buf), "%%t%d", (i)), (buf))
+
+static void op_hmma(lift_t *L, const sass_insn_t *in)
+{
+    if (in->nopnds < 4 || has(in, SASS_MOD_SP)) { fail(L, NPU_EPTXUNSUP, "HMMA form"); return; }
+    int K = has(in, SASS_MOD_16816) ? 16 : has(in, SASS_MOD_1688) ? 8 : has(in, SASS_MOD_1684) ? 4 : 0;
+    int tf = has(in, SASS_MOD_TF32), bf = has(in, SASS_MOD_BF16), f16acc = !has(in, SASS_MOD_F32);
+    if (!K || (tf && K == 16) || (!tf && K == 4)) { fail(L, NPU_EPTXUNSUP, "HMMA shape"); return; }
+    if (f16acc && (tf || bf)) { fail(L, NPU_EPTXUNSUP, "HMMA accumulator type"); return; }
+    for (int i = 0; i < 4; i++)
+        if (in->opnd[i].kind != SASS_OPND_REG) { fail(L, NPU_ECUBIN, "HMMA operands"); return; }
+    /* registers per fragment: A holds 16 x K elements over 32 lanes, B K x 8 */
+    int ebits = tf ? 32 : 16, nA = 16 * K * ebits / 32 / 32, nB = K * 8 * ebits / 32 / 32, nC = f16acc ? 2 : 4;
+    char b1[16], b2[16], b3[16];
+    int lane = tblock(L, 3), tA = tblock(L, 4 * nA), tB = tblock(L, 8 * nB), fA = tblock(L, 2 * 4 * nA),
+        fB = tblock(L, 2 * 8 * nB), acc = tblock(L, 4);
+    /* lane, the first lane of my A group (lane & ~3), the first lane of my B columns (8t) */
+    E(L, "mov.u32 %s, %%laneid;", TN(b1, lane));
+    E(L, "and.b32 %s, %s, 0x1c;", TN(b2, lane + 1), TN(b1, lane));
+    E(L, "and.b32 %s, %s, 3;", TN(b3, lane + 2), TN(b1, lane));
+    E(L, "shl.b32 %s, %s, 3;", b3, b3);
+    for (int r = 0; r < nA; r++)
+        for (int sl = 0; sl < 4; sl++) {
+            char v[16], l[16];
+            E(L, "add.u32 %s, %s, %d;", TN(l, lane), TN(b2, lane + 1), sl);
+            E(L, "shfl.sync.idx.b32 %s, %s, %s, 31, 0xffffffff;", TN(v, tA + r * 4 + sl), rname(L, &in->opnd[1], r), l);
+        }
+    for (int j = 0; j < 2; j++)
+        for (int r = 0; r < nB; r++)
+            for (int sl = 0; sl < 4; sl++) {
+                char v[16], l[16];
+                E(L, "add.u32 %s, %s, %d;", TN(l, lane), TN(b3, lane + 2), 4 * j + sl);
+                E(L, "shfl.sync.idx.b32 %s, %s, %s, 31, 0xffffffff;", TN(v, tB + (j * nB + r) * 4 + sl), rname(L, &in->opnd[2], r), l);
+            }
+    /* the gathered words as f32 elements: [word][half] */
+    int nwA = 4 * nA, nwB = 8 * nB;
+    for (int side = 0; side < 2; side++) {
+        int nw = side ? nwB : nwA, tw = side ? tB : tA, fw = side ? fB : fA;
+        for (int w = 0; w < nw; w++) {
+            char v[16], lo[16], hi[16];
+            TN(v, tw + w);
+            if (tf) { E(L, "and.b32 %s, %s, 0xffffe000;", TN(lo, fw + 2 * w), v); continue; }
+            TN(lo, fw + 2 * w); TN(hi, fw + 2 * w + 1);
+            if (bf) {
+                E(L, "shl.b32 %s, %s, 16;", lo, v);
+                E(L, "and.b32 %s, %s, 0xffff0000;", hi, v);
+            } else {
+                E(L, "and.b32 %s, %s, 0xffff;", lo, v);
+                E(L, "cvt.f32.f16 %s, %s;", lo, lo);   /* the translator reads the low 16 bits */
+                E(L, "shr.b32 %s, %s, 16;", hi, v);
+                E(L, "cvt.f32.f16 %s, %s;", hi, hi);
+            }
+        }
+    }
+    /* element (row ri*8 + g, k) of A and (k, column 2t + cj) of B: the temporaries holding them */
+    for (int ri = 0; ri < 2; ri++)
+        for (int cj = 0; cj < 2; cj++) {
+            char a[16], d[16];
+            TN(d, acc + ri * 2 + cj);
+            if (f16acc) {   /* C as f16x2: word ri, half cj */
+                const char *c = rname(L, &in->opnd[3], ri);
+                if (cj) E(L, "shr.b32 %s, %s, 16;", d, c);
+                else E(L, "and.b32 %s, %s, 0xffff;", d, c);
+                E(L, "cvt.f32.f16 %s, %s;", d, d);
+            } else E(L, "mov.b32 %s, %s;", d, rname(L, &in->opnd[3], ri * 2 + cj));
+            for (int k = 0; k < K; k++) {
+                int ra, sa, ha, rb, sb, hb;
+                if (tf) {   /* 32-bit elements: 4 per register row of a lane group */
+                    ra = ri + 2 * (k / 4); sa = k % 4; ha = 0;
+                    rb = k / 4; sb = k % 4; hb = 0;
+                } else {
+                    ra = ri + 2 * (k / 8); sa = (k % 8) / 2; ha = k % 2;
+                    rb = k / 8; sb = (k % 8) / 2; hb = k % 2;
+                }
+                char bb[16];
+                TN(a, fA + 2 * (ra * 4 + sa) + ha);
+                TN(bb, fB + 2 * ((cj * nB + rb) * 4 + sb) + hb);
+                E(L, "fma.rn.f32 %s, %s, %s, %s;", d, a, bb, d);
+            }
+        }
+    if (f16acc) {
+        for (int ri = 0; ri < 2; ri++) {
+            char d0[16], d1[16];
+            E(L, "cvt.rn.f16x2.f32 %s, %s, %s;", rdst(L, &in->opnd[0], ri), TN(d1, acc + ri * 2 + 1), TN(d0, acc + ri * 2));
+        }
+    } else
+        for (int i = 0; i < nC; i++) { char d[16]; E(L, "mov.b32 %s, %s;", rdst(L, &in->opnd[0], i), TN(d, acc + i)); }
+}
+
+/* LDSM.16.M88.{1,2,4} Rd, [a] (ldmatrix.m8n8.x{1,2,4}.b16): lanes 8i..8i+7 give the row
+ * addresses of matrix i; lane j receives word j%4 of row j/4 of each matrix. .MT88 (.trans):
+ * lane j receives elements (row 2(j%4), column j/4) and (row 2(j%4)+1, column j/4). */
+static void op_ldsm(lift_t *L, const sass_insn_t *in)
+{
+    const sass_operand_t *d = &in->opnd[0], *m = &in->opnd[1];
+    if (in->nopnds < 2 || d->kind != SASS_OPND_REG || m->kind != SASS_OPND_MEM || !has(in, SASS_MOD_16)) {
+        fail(L, NPU_EPTXUNSUP, "LDSM form");
+        return;
+    }
+    int n = has(in, SASS_MOD_4) ? 4 : has(in, SASS_MOD_2) ? 2 : 1, tr = has(in, SASS_MOD_MT88);
+    if (!tr && !has(in, SASS_MOD_M88)) { fail(L, NPU_EPTXUNSUP, "LDSM shape"); return; }
+    char my[16], ln[16], q[16], x[16], ra[16], v[16], h[16];
+    int b = tblock(L, 7);
+    E(L, "mov.b32 %s, %s;", TN(my, b), maddr32(L, m));
+    E(L, "mov.u32 %s, %%laneid;", TN(ln, b + 1));
+    TN(q, b + 2); TN(x, b + 3); TN(ra, b + 4); TN(v, b + 5); TN(h, b + 6);
+    for (int i = 0; i < n; i++) {
+        const char *out = rdst(L, d, i);
+        if (!tr) {
+            E(L, "shr.u32 %s, %s, 2;", q, ln);
+            E(L, "add.u32 %s, %s, %d;", q, q, 8 * i);
+            E(L, "shfl.sync.idx.b32 %s, %s, %s, 31, 0xffffffff;", ra, my, q);
+            E(L, "and.b32 %s, %s, 3;", x, ln);
+            E(L, "shl.b32 %s, %s, 2;", x, x);
+            E(L, "add.u32 %s, %s, %s;", ra, ra, x);
+            char u[16]; snprintf(u, sizeof u, "%%ta%d", L->na++);
+            E(L, "mov.b32 %s, %s;", u, ra);
+            E(L, "ld.shared.b32 %s, [%s];", v, u);
+        } else {
+            /* column offset (j/4)*2, rows 2(j%4) and 2(j%4)+1 */
+            E(L, "shr.u32 %s, %s, 2;", x, ln);
+            E(L, "shl.b32 %s, %s, 1;", x, x);
+            for (int hh = 0; hh < 2; hh++) {
+                E(L, "and.b32 %s, %s, 3;", q, ln);
+                E(L, "shl.b32 %s, %s, 1;", q, q);
+                E(L, "add.u32 %s, %s, %d;", q, q, 8 * i + hh);
+                E(L, "shfl.sync.idx.b32 %s, %s, %s, 31, 0xffffffff;", ra, my, q);
+                E(L, "add.u32 %s, %s, %s;", ra, ra, x);
+                char u[16]; snprintf(u, sizeof u, "%%ta%d", L->na++);
+                E(L, "mov.b32 %s, %s;", u, ra);
+                E(L, "ld.shared.u16 %s, [%s];", hh ? h : v, u);
+            }
+            E(L, "shl.b32 %s, %s, 16;", h, h);
+            E(L, "or.b32 %s, %s, %s;", v, v, h);
+        }
+        if (d->reg + i < SASS_RZ) E(L, "mov.b32 %s, %s;", out, v);
+    }
+}
+
+/* MOVM.16.MT88 Rd, Ra (movmatrix.m8n8.trans.b16): element (r, c) of the 8x8 matrix is half
+ * c%2 of lane 4r + c/2; lane j receives (2(j%4), j/4) and (2(j%4)+1, j/4) */
+static void op_movm(lift_t *L, const sass_insn_t *in)
+{
+    if (in->nopnds < 2 || in->opnd[0].kind != SASS_OPND_REG || in->opnd[1].kind != SASS_OPND_REG ||
+        !has(in, SASS_MOD_MT88) || !has(in, SASS_MOD_16)) {
+        fail(L, NPU_EPTXUNSUP, "MOVM form");
+        return;
+    }
+    char ln[16], q[16], sh[16], v[16], h[16];
+    int b = tblock(L, 5);
+    const char *a = rname(L, &in->opnd[1], 0);
+    E(L, "mov.u32 %s, %%laneid;", TN(ln, b));
+    TN(q, b + 1); TN(sh, b + 2); TN(v, b + 3); TN(h, b + 4);
+    /* the half: bit 0 of j/4, as a shift of 0 or 16 */
+    E(L, "bfe.u32 %s, %s, 2, 1;", sh, ln);
+    E(L, "shl.b32 %s, %s, 4;", sh, sh);
+    for (int hh = 0; hh < 2; hh++) {
+        /* source lane 4 * (2(j%4) + hh) + (j/4)/2 = 8(j%4) + 4hh + j/8 */
+        E(L, "and.b32 %s, %s, 3;", q, ln);
+        E(L, "shl.b32 %s, %s, 3;", q, q);
+        E(L, "add.u32 %s, %s, %d;", q, q, 4 * hh);
+        const char *t = T32(L);
+        E(L, "shr.u32 %s, %s, 3;", t, ln);
+        E(L, "add.u32 %s, %s, %s;", q, q, t);
+        E(L, "shfl.sync.idx.b32 %s, %s, %s, 31, 0xffffffff;", hh ? h : v, a, q);
+        E(L, "shr.b32 %s, %s, %s;", hh ? h : v, hh ? h : v, sh);
+        E(L, "and.b32 %s, %s, 0xffff;", hh ? h : v, hh ? h : v);
+    }
+    E(L, "shl.b32 %s, %s, 16;", h, h);
+    E(L, "or.b32 %s, %s, %s;", v, v, h);
+    dst32(L, &in->opnd[0], v);
+}
+
 /* the mask of a vote/reduce/match: WARPSYNC's operand when one precedes it, else the lanes
  * converged at this program point (nvcc emits no WARPSYNC for a full constant mask; ptxas's
  * own idioms - VOTEU.ANY UR, UPT, PT for __activemask(), MATCH/REDUX over a mask before
@@ -1879,6 +2072,9 @@ static void lift_insn(lift_t *L, const sass_insn_t *in)
     case SASS_OP_LDC: case SASS_OP_ULDC: op_ldc(L, in); return;
     case SASS_OP_ATOM: case SASS_OP_ATOMG: case SASS_OP_ATOMS: case SASS_OP_RED: op_atom(L, in); return;
     case SASS_OP_SHFL: op_shfl(L, in); return;
+    case SASS_OP_HMMA: op_hmma(L, in); return;
+    case SASS_OP_LDSM: op_ldsm(L, in); return;
+    case SASS_OP_MOVM: op_movm(L, in); return;
     case SASS_OP_VOTE: case SASS_OP_VOTEU: op_vote(L, in); return;
     case SASS_OP_REDUX: op_redux(L, in); return;
     case SASS_OP_MATCH: op_match(L, in); return;
@@ -1987,7 +2183,16 @@ static void lift_insn(lift_t *L, const sass_insn_t *in)
         const char *sa = maddr32(L, &in->opnd[0]), *ga = maddr64(L, &in->opnd[1]);
         const char *v = n == 2 ? ".v2" : n == 4 ? ".v4" : "";
         const char *regs = n == 4 ? "{%t_lo, %t_hi, %t_x2, %t_x3}" : n == 2 ? "{%t_lo, %t_hi}" : "%t_lo";
-        E(L, "ld.global%s.%s %s, [%s];", v, ty, regs, ga);
+        if (in->nopnds >= 3 && (in->opnd[2].kind == SASS_OPND_PRED || in->opnd[2].kind == SASS_OPND_UPRED) &&
+            (in->opnd[2].reg < SASS_PT || (in->opnd[2].flags & SASS_OF_NOT))) {
+            /* LDGSTS [s], [g], Pc: the copy reads the source only when Pc holds, else it writes
+             * zeros (cp.async's src-size 0 / ignore-src; ptxas: `sz = p ? 16 : 0` becomes
+             * LDGSTS ..., !P0 with P0 = !p). CUTLASS's predicated tile iterators zero the
+             * out-of-bounds part of a tile this way: PyTorch's memory-efficient attention with
+             * head dim 16 in a 64-wide tile read garbage for the other 48 columns. */
+            for (int i = 0; i < n; i++) E(L, "mov.b32 %s, 0;", n == 1 ? "%t_lo" : (const char *[]){"%t_lo", "%t_hi", "%t_x2", "%t_x3"}[i]);
+            E(L, "@%s ld.global%s.%s %s, [%s];", psrc(L, &in->opnd[2]), v, ty, regs, ga);
+        } else E(L, "ld.global%s.%s %s, [%s];", v, ty, regs, ga);
         E(L, "st.shared%s.%s [%s], %s;", v, ty, sa, regs);
         return;
     }

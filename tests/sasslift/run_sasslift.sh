@@ -40,25 +40,21 @@ for src in tests/cuda/k_*.cu; do
     else echo "FAIL $name (rc $rc, see $log)"; grep -m6 -E 'CHECK failed|ERROR|error' "$log" | sed 's/^/    /'; fi
 done
 
-# An instruction the lifter does not run is named, never run wrongly: the kernel's launch fails
-# with cudaErrorNoKernelImageForDevice (as on a GPU given code of another architecture), the
-# process goes on, and the migration report lists the opcode. k_wmma's tensor-core code
-# (HMMA/MOVM) is such a case until the lifter runs it; then this check says so.
-if echo k_wmma_unsup | grep -qE "$FILTER" && [ -x "$T/k_wmma" ]; then
+# An instruction the lifter does not run is named, never run wrongly: k_sass_unsup (IMMA) gets
+# cudaErrorNoKernelImageForDevice at launch and checks that itself; here the migration report
+# must list the opcode and the log must name kernel, offset, instruction and its words.
+if echo k_sass_unsup_report | grep -qE "$FILTER" && [ -x "$T/k_sass_unsup" ]; then
     rdir=$B/tests/sasslift-report; rm -rf "$rdir"; mkdir -p "$rdir"
-    log=$LOGS/sasslift-k_wmma_unsup.log
+    log=$LOGS/sasslift-k_sass_unsup_report.log
     timeout -k 5 "$TIMEOUT" env TRANSFER_TO_NPU_ISA=sass TRANSFER_TO_NPU_REPORT="$rdir" \
         LD_PRELOAD="$B/lib/libtransfer_to_npu.so" LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-        "$T/k_wmma" >"$log" 2>&1
+        "$T/k_sass_unsup" >"$log" 2>&1
     rc=$?
     csv=$rdir/transfer_to_npu_report.unsupported.csv
-    if [ "$rc" -ge 124 ]; then echo "FAIL k_wmma_unsup (rc $rc: crashed or hung, see $log)"
-    elif ! grep -q 'cudaErrorNoKernelImageForDevice' "$log"; then
-        if [ "$rc" -eq 0 ]; then echo "FAIL k_wmma_unsup (k_wmma passes now: pick another unlifted instruction)"
-        else echo "FAIL k_wmma_unsup (no cudaErrorNoKernelImageForDevice, see $log)"; fi
-    elif ! grep -qE '^"SASS (HMMA|MOVM|LDSM) \(sm_[0-9]+\)",machine code,[1-9]' "$csv" 2>/dev/null; then
-        echo "FAIL k_wmma_unsup (the report does not list the instruction, see $csv)"
-    elif ! grep -qE 'pc 0x[0-9a-f]+: (HMMA|MOVM|LDSM) is not lifted yet: .*\[[0-9a-f]{16} [0-9a-f]{16}\]' "$log"; then
-        echo "FAIL k_wmma_unsup (the log does not name pc, instruction and words, see $log)"
-    else echo "PASS k_wmma_unsup"; fi
+    if [ "$rc" -ne 0 ]; then echo "FAIL k_sass_unsup_report (rc $rc, see $log)"
+    elif ! grep -qE '^"SASS IMMA \(sm_80\)",machine code,[1-9]' "$csv" 2>/dev/null; then
+        echo "FAIL k_sass_unsup_report (the report does not list SASS IMMA (sm_80), see $csv)"
+    elif ! grep -qE 'kernel _Z4immaPKiS0_Pi \(sm_80\): pc 0x[0-9a-f]+: IMMA is not lifted yet: IMMA[^ ]* .*\[[0-9a-f]{16} [0-9a-f]{16}\]' "$log"; then
+        echo "FAIL k_sass_unsup_report (the log does not name kernel, pc, instruction and words, see $log)"
+    else echo "PASS k_sass_unsup_report"; fi
 fi
