@@ -92,6 +92,59 @@ int npu_log_level(void)
     return log_level_value;
 }
 
+static struct log_sink { npu_log_sink_fn fn; void *data; int used; } log_sinks[16];
+static pthread_mutex_t sink_lock = PTHREAD_MUTEX_INITIALIZER;
+static int sink_count;                      /* registered sinks (read without the lock first) */
+static __thread int in_sink;
+
+void *npu_log_add_sink(npu_log_sink_fn fn, void *data)
+{
+    if (!fn)
+        return NULL;
+    void *h = NULL;
+    pthread_mutex_lock(&sink_lock);
+    for (int i = 0; i < 16 && !h; i++)
+        if (!log_sinks[i].used) {
+            log_sinks[i] = (struct log_sink){ fn, data, 1 };
+            __atomic_add_fetch(&sink_count, 1, __ATOMIC_RELEASE);
+            h = &log_sinks[i];
+        }
+    pthread_mutex_unlock(&sink_lock);
+    return h;
+}
+
+int npu_log_remove_sink(void *handle, void **data)
+{
+    int rc = -1;
+    pthread_mutex_lock(&sink_lock);
+    for (int i = 0; i < 16; i++)
+        if (handle == (void *)&log_sinks[i] && log_sinks[i].used) {
+            log_sinks[i].used = 0;
+            if (data)
+                *data = log_sinks[i].data;
+            __atomic_sub_fetch(&sink_count, 1, __ATOMIC_RELEASE);
+            rc = 0;
+        }
+    pthread_mutex_unlock(&sink_lock);
+    return rc;
+}
+
+static void log_to_sinks(int level, char *msg, size_t len)
+{
+    if (in_sink || __atomic_load_n(&sink_count, __ATOMIC_ACQUIRE) == 0)
+        return;
+    struct log_sink copy[16];
+    int n = 0;
+    pthread_mutex_lock(&sink_lock);
+    for (int i = 0; i < 16; i++)
+        if (log_sinks[i].used) copy[n++] = log_sinks[i];
+    pthread_mutex_unlock(&sink_lock);
+    in_sink = 1;
+    for (int i = 0; i < n; i++)
+        copy[i].fn(copy[i].data, level, msg, len);
+    in_sink = 0;
+}
+
 void npu_log(int level, const char *fmt, ...)
 {
     static const char *names[] = { "OFF", "ERROR", "WARN", "INFO", "DEBUG" };
@@ -108,6 +161,10 @@ void npu_log(int level, const char *fmt, ...)
     if (len == 0 || buf[len - 1] != '\n')
         buf[len++] = '\n';
     if (write(2, buf, len) < 0) { /* stderr closed: nothing to do */ }
+    if (level == NPU_LOG_ERROR || level == NPU_LOG_WARN) {
+        buf[len - 1] = '\0';            /* the message alone, NUL-terminated, for the sinks */
+        log_to_sinks(level, buf + n, len - 1 - (size_t)n);
+    }
 }
 
 uint64_t npu_now_ns(void)

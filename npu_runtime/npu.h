@@ -44,6 +44,14 @@ enum { NPU_LOG_OFF = 0, NPU_LOG_ERROR = 1, NPU_LOG_WARN = 2, NPU_LOG_INFO = 3, N
 int npu_log_level(void);
 void npu_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 #define NPU_LOG(lvl, ...) do { if (npu_log_level() >= (lvl)) npu_log((lvl), __VA_ARGS__); } while (0)
+/* Sinks that also receive every ERROR and WARN line logged (cuLogsRegisterCallback): msg
+ * without the "[transfer_to_npu pid LEVEL] " prefix and newline. Called on the logging
+ * thread; a line logged from inside a sink is not passed on again. 16 at most: add returns
+ * NULL when full or fn is NULL; remove returns 0 (and the sink's data in *data when data is
+ * not NULL), or -1 for a handle not registered. */
+typedef void (*npu_log_sink_fn)(void *data, int level, const char *msg, size_t len);
+void *npu_log_add_sink(npu_log_sink_fn fn, void *data);
+int npu_log_remove_sink(void *handle, void **data);
 #define NPU_ERR(...)   NPU_LOG(NPU_LOG_ERROR, __VA_ARGS__)
 #define NPU_WARN(...)  NPU_LOG(NPU_LOG_WARN, __VA_ARGS__)
 #define NPU_INFO(...)  NPU_LOG(NPU_LOG_INFO, __VA_ARGS__)

@@ -102,6 +102,8 @@ static inline void npu_obs_api_error(int code)
 
 /* An unsupported entry point was called (every call counts; the log line stays once). */
 void npu_report_unsupported(const char *api_name);
+/* ... with a name formatted at run time (kept for the process's life) */
+void npu_report_unsupported_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* cudaProfilerStart (start = 1) / cudaProfilerStop (0): the program's profiling range begins
  * or ends now. A Start while started and a Stop while stopped change nothing; collection

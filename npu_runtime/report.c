@@ -139,6 +139,28 @@ void npu_report_unsupported(const char *api_name)
         atomic_fetch_add_explicit(&e->unsup, 1, memory_order_relaxed);
 }
 
+/* A name made at run time ("SASS HMMA (sm_80)", "cuGetExportTable {uuid}"): formatted and
+ * kept for the process's life (the table holds names by pointer); 256 distinct names at most,
+ * later ones are logged but not counted. */
+void npu_report_unsupported_fmt(const char *fmt, ...)
+{
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    static char names[256][96];
+    static int nnames;
+    char nm[96];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(nm, sizeof nm, fmt, ap);
+    va_end(ap);
+    const char *key = NULL;
+    pthread_mutex_lock(&mu);
+    for (int i = 0; i < nnames && !key; i++)
+        if (!strcmp(names[i], nm)) key = names[i];
+    if (!key && nnames < 256) { memcpy(names[nnames], nm, sizeof nm); key = names[nnames++]; }
+    pthread_mutex_unlock(&mu);
+    if (key) npu_report_unsupported(key);
+}
+
 static const char null_kernel_key;    /* stands for a NULL info (a NULL key marks a free slot) */
 
 static kern_ent_t *kern_probe(kern_gen_t *g, const void *info, const char *nm, size_t h,
@@ -371,6 +393,10 @@ static const rule_t npu_ops[] = {
 };
 
 static const rule_t suggestions[] = {
+    { "cuGetExportTable ", "a private CUDA driver interface that NVIDIA libraries with a static cudart "
+                           "inside (cuDNN 9, cuFFT, NCCL ...) ask for; it is not provided, so that library "
+                           "fails at its first call (PyTorch: torch.backends.cudnn.enabled = False runs "
+                           "convolutions and batch norm on ATen's own kernels)" },
     { "SASS ", "a GPU machine-code instruction the SASS front end does not run yet: its kernel fails "
                "with cudaErrorNoKernelImageForDevice; the log names kernel, offset and words (PTX in "
                "the fatbin, nvcc -gencode ...,code=compute_NN, runs instead)" },
@@ -414,6 +440,7 @@ static const char *rule_find(const rule_t *r, size_t n, const char *name, const 
 static const char *api_library(const char *n)
 {
     if (!strncmp(n, "SASS ", 5)) return "machine code";
+    if (!strncmp(n, "cuGetExportTable ", 17)) return "driver (private)";
     if (!strncmp(n, "cublasLt", 8)) return "cublasLt";
     if (!strncmp(n, "cublas", 6)) return "cublas";
     if (!strncmp(n, "curand", 6)) return "curand";

@@ -37,6 +37,9 @@
  */
 #include "interpose/driver/driver_internal.h"
 
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 typedef struct ver_row {
@@ -164,8 +167,74 @@ NPU_EXPORT CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *p
     const unsigned char *u = (const unsigned char *)pExportTableId->bytes;
     if ((*ppExportTable = drv_export_table(u)) != NULL)
         return CUDA_SUCCESS;
-    NPU_DEBUG("cuGetExportTable: no table %02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-              u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
-              u[14], u[15]);
+    char id[40];
+    snprintf(id, sizeof id, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1], u[2],
+             u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+    /* Static cudart 13 asks for f8cff951-... and NVRTC 13 for da9151d3-... and both carry on
+     * without them (dark_api.c). Any other refusal makes the asking library fail (cuDNN 9's
+     * static cudart: 21318c60-..., then CUDNN_STATUS_NOT_INITIALIZED): name the library in the
+     * log and the migration report, so that the user learns what failed and why. */
+    if (!strcmp(id, "f8cff951-2146-8b4e-b9e2-fb469e7c0dd9") || !strcmp(id, "da9151d3-3ae6-cc41-a5c0-4f26d533e328")) {
+        NPU_DEBUG("cuGetExportTable: no table %s (optional)", id);
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    Dl_info di;
+    const char *who = "?";
+    if (dladdr(__builtin_return_address(0), &di) && di.dli_fname) {
+        who = strrchr(di.dli_fname, '/');
+        who = who ? who + 1 : di.dli_fname;
+    }
+    NPU_WARN("cuGetExportTable: %s asked for the private driver interface {%s}, which transfer_to_npu does not "
+              "provide; that library will fail (for PyTorch's cuDNN: torch.backends.cudnn.enabled = False)", who, id);
+    npu_report_unsupported_fmt("cuGetExportTable {%s} (%s)", id, who);
     return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+/* cuLogsRegisterCallback / cuLogsUnregisterCallback: the callback receives every error and
+ * warning the runtime logs (the lines TRANSFER_TO_NPU_LOG=warn prints), as the driver's
+ * callbacks receive its error log. PyTorch registers one at start-up. cuLogsCurrent and the
+ * dump calls (a log buffer to replay) are not provided. */
+typedef struct { CUlogsCallback fn; void *data; } logs_cb_t;
+
+static void logs_sink(void *data, int level, const char *msg, size_t len)
+{
+    const logs_cb_t *c = (const logs_cb_t *)data;
+    c->fn(c->data, level == NPU_LOG_ERROR ? CU_LOG_LEVEL_ERROR : CU_LOG_LEVEL_WARNING, (char *)msg, len);
+}
+
+static logs_cb_t logs_cbs[16];
+
+NPU_EXPORT CUresult cuLogsRegisterCallback(CUlogsCallback callbackFunc, void *userData, CUlogsCallbackHandle *callback_out)
+{
+    NPU_API_SCOPE(__func__);
+    if (!callbackFunc)
+        return CUDA_ERROR_INVALID_VALUE;
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&mu);
+    logs_cb_t *slot = NULL;
+    for (int i = 0; i < 16 && !slot; i++)
+        if (!logs_cbs[i].fn) slot = &logs_cbs[i];
+    if (slot) *slot = (logs_cb_t){ callbackFunc, userData };
+    pthread_mutex_unlock(&mu);
+    void *h = slot ? npu_log_add_sink(logs_sink, slot) : NULL;
+    if (!h) {
+        if (slot) slot->fn = NULL;
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    if (callback_out)
+        *callback_out = (CUlogsCallbackHandle)h;
+    return CUDA_SUCCESS;
+}
+
+NPU_EXPORT CUresult cuLogsUnregisterCallback(CUlogsCallbackHandle callback)
+{
+    NPU_API_SCOPE(__func__);
+    if (!callback)
+        return CUDA_ERROR_INVALID_VALUE;
+    void *data = NULL;   /* the sink's data is its slot: freed once the sink is gone */
+    if (npu_log_remove_sink((void *)callback, &data) != 0 || data < (void *)logs_cbs ||
+        data >= (void *)(logs_cbs + 16))
+        return CUDA_ERROR_INVALID_VALUE;
+    ((logs_cb_t *)data)->fn = NULL;
+    return CUDA_SUCCESS;
 }

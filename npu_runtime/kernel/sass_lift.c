@@ -61,7 +61,6 @@
 
 #include "../npu_obs.h"
 
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,22 +173,6 @@ static void __attribute__((format(printf, 2, 3))) E(lift_t *L, const char *fmt, 
 /* Machine code we cannot run is counted in the migration report's unsupported table as
  * "SASS <opcode> (sm_NN)", so users learn which instructions to ask for. The report keys its
  * rows by the name's address: the names are interned here for the life of the process. */
-static void report_unsup_insn(const char *opname, unsigned sm)
-{
-    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-    static char names[64][48];
-    static int nnames;
-    char nm[48];
-    snprintf(nm, sizeof nm, "SASS %s (sm_%u)", opname, sm);
-    const char *key = NULL;
-    pthread_mutex_lock(&mu);
-    for (int i = 0; i < nnames && !key; i++)
-        if (!strcmp(names[i], nm)) key = names[i];
-    if (!key && nnames < 64) { memcpy(names[nnames], nm, sizeof nm); key = names[nnames++]; }
-    pthread_mutex_unlock(&mu);
-    if (key) npu_report_unsupported(key);
-}
-
 static void fail(lift_t *L, npu_status_t st, const char *what)
 {
     if (L->st != NPU_OK) return;
@@ -199,7 +182,8 @@ static void fail(lift_t *L, npu_status_t st, const char *what)
     NPU_ERR("sass: kernel %s (sm_%u): pc 0x%llx: %s: %s [%016llx %016llx]", L->k ? L->k->name : "?", L->cb->sm,
             L->cur ? (unsigned long long)L->cur->pc : 0ull, what, txt,
             L->cur ? (unsigned long long)L->cur->raw[0] : 0ull, L->cur ? (unsigned long long)L->cur->raw[1] : 0ull);
-    if (st == NPU_EPTXUNSUP) report_unsup_insn(L->cur ? sass_op_name((sass_op_t)L->cur->op) : "?", L->cb->sm);
+    if (st == NPU_EPTXUNSUP)
+        npu_report_unsupported_fmt("SASS %s (sm_%u)", L->cur ? sass_op_name((sass_op_t)L->cur->op) : "?", L->cb->sm);
 }
 
 static const char *T32(lift_t *L) { if (++L->nt > L->mt) L->mt = L->nt; return S(L, "%%t%d", L->nt - 1); }
@@ -2257,7 +2241,7 @@ static npu_status_t decode_kernel(lift_t *L, char **reach_out)
             memcpy(w, k->code + 16 * (size_t)i, k->code_size - 16 * (size_t)i >= 16 ? 16 : k->code_size - 16 * (size_t)i);
             NPU_ERR("sass: kernel %s (sm_%u): pc 0x%x: cannot decode a reachable instruction [%016llx %016llx]", k->name,
                     L->cb->sm, i * 16, (unsigned long long)w[0], (unsigned long long)w[1]);
-            report_unsup_insn("undecodable", L->cb->sm);
+            npu_report_unsupported_fmt("SASS undecodable (sm_%u)", L->cb->sm);
             free(ok); free(reach); free(stk);
             return NPU_EPTXUNSUP;
         }
