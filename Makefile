@@ -4,6 +4,7 @@
 #   make test       every tier; ends with "N passed, M failed"
 #   make bench      benchmarks, ratios measured in one run
 #   make demo       the training demo on the NPU
+#   make demo-torch the PyTorch training demo (examples/train_torch.py) on the NPU
 #   make samples CUDA_SAMPLES=path   NVIDIA's cuda-samples (a checkout at path) built and run on
 #                   the NPU, pass/fail per sample (tests/samples/run_samples.sh)
 #   make deps       Debian packages the build and tests need
@@ -54,7 +55,7 @@ DROPINS  := libcudart.so.13:libcudart.so.13:interpose/cudart/cudart.syms \
             libcurand.so.10:libcurand.so.10:interpose/curand/curand.syms
 DROPIN_FILES := $(foreach d,$(DROPINS),$(LIBDIR)/$(word 1,$(subst :, ,$(d))))
 
-.PHONY: all test bench demo samples deps install clean check-layering unit cuda-tests
+.PHONY: all test bench demo demo-torch samples deps install clean check-layering unit cuda-tests
 all: $(MAINLIB) $(DROPIN_FILES) $(LIBDIR)/transfer_to_npu.pc
 
 $(OBJ)/npu_runtime/%.o: npu_runtime/%.c $(wildcard npu_runtime/*.h npu_runtime/*.def npu_runtime/kernel/*.h npu_runtime/kernel/*.def)
@@ -121,6 +122,11 @@ demo:
 	@bash scripts/install-deps.sh
 	@$(MAKE) --no-print-directory all
 	@bash examples/run_demo.sh
+
+demo-torch:
+	@bash scripts/install-deps.sh
+	@$(MAKE) --no-print-directory all
+	@bash examples/run_demo_torch.sh
 
 samples:
 	@$(MAKE) --no-print-directory all

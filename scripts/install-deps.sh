@@ -47,6 +47,22 @@ if [ ${#pmissing[@]} -gt 0 ]; then
     echo "install-deps: installing Python packages: ${pmissing[*]}"
     $PY -m pip install -q "${pmissing[@]}" || $PY -m pip install -q --break-system-packages "${pmissing[@]}"
 fi
+# PyPI's default PyTorch (CUDA 13 build: GPU machine code only, and NVIDIA's cuDNN/NCCL/cuBLAS
+# wheels with it) in a virtual environment of its own, so that its nvidia-* wheels never reach
+# the interpreter the CuPy/numba/cuda-python tiers use. The torch tests and `make demo-torch`
+# run their scripts with it (tests/python/test_torch.py). ~5 GB, a few minutes on a fresh
+# machine. TRANSFER_TO_NPU_NO_TORCH=1 leaves it out (those tests then skip, saying why).
+TORCH_VENV=${TRANSFER_TO_NPU_TORCH_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/transfer_to_npu/torch-venv}
+if [ "${TRANSFER_TO_NPU_NO_TORCH:-0}" != 1 ] && ! "$TORCH_VENV/bin/python" -c "import torch, numpy" 2>/dev/null; then
+    echo "install-deps: installing PyPI's torch into $TORCH_VENV (a few minutes, ~5 GB)"
+    mkdir -p "$(dirname "$TORCH_VENV")"
+    if $PY -m venv "$TORCH_VENV" && "$TORCH_VENV/bin/python" -m pip install -q --upgrade pip >/dev/null &&
+       "$TORCH_VENV/bin/python" -m pip install -q torch numpy; then
+        :
+    else
+        echo "install-deps: could not install torch into $TORCH_VENV: the PyTorch tests will skip" >&2
+    fi
+fi
 if [ ! -x /usr/local/cuda/bin/nvcc ] && ! command -v nvcc >/dev/null; then
     echo "install-deps: the CUDA toolkit (nvcc) is not at /usr/local/cuda: the CUDA test programs and the demo need it to build" >&2
     exit 1

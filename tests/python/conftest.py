@@ -29,9 +29,22 @@ def clean_env(**extra):
     return env
 
 
-def run_script(tmp_path, code, how="import", args=(), env=None, timeout=TIMEOUT):
+def torch_python():
+    """The interpreter of the PyTorch virtual environment scripts/install-deps.sh makes (PyPI's
+    torch and NVIDIA's wheels kept out of the interpreter the other tests use); skips when it
+    has no torch."""
+    venv = os.environ.get("TRANSFER_TO_NPU_TORCH_VENV") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "transfer_to_npu", "torch-venv")
+    py = os.path.join(venv, "bin", "python")
+    if not os.path.isfile(py) or subprocess.run([py, "-c", "import torch"], capture_output=True).returncode:
+        pytest.skip("torch is not installed in %s (scripts/install-deps.sh installs it)" % venv)
+    return py
+
+
+def run_script(tmp_path, code, how="import", args=(), env=None, timeout=TIMEOUT, python=None):
     """Writes code to a script and runs it. how: 'import' (prepends `import transfer_to_npu`),
-    'plain' (as is), 'module' (python3 -m transfer_to_npu), 'launcher' (scripts/transfer-to-npu)."""
+    'plain' (as is), 'module' (python3 -m transfer_to_npu), 'launcher' (scripts/transfer-to-npu).
+    python: the interpreter (default: this one)."""
     code = textwrap.dedent(code)
     if NATIVE:
         how = "plain"
@@ -39,12 +52,13 @@ def run_script(tmp_path, code, how="import", args=(), env=None, timeout=TIMEOUT)
         code = "import transfer_to_npu\n" + code
     script = tmp_path / "script.py"
     script.write_text(code)
+    py = python or sys.executable
     if how in ("import", "plain"):
-        cmd = [sys.executable, str(script)]
+        cmd = [py, str(script)]
     elif how == "module":
-        cmd = [sys.executable, "-m", "transfer_to_npu", str(script)]
+        cmd = [py, "-m", "transfer_to_npu", str(script)]
     elif how == "launcher":
-        cmd = ["bash", LAUNCHER, sys.executable, str(script)]
+        cmd = ["bash", LAUNCHER, py, str(script)]
     else:
         raise ValueError(how)
     cmd += list(args)

@@ -3,6 +3,7 @@
 # unmodified GPU Python scripts (cuda-python, numba-cuda, CuPy) on the NPU, each in its own
 # interpreter with a timeout. Prints one "PASS name" / "FAIL name" line per test (and
 # "SKIP name: reason" for a package that is not installed). Needs `make` first.
+# TIER_TIMEOUT: 3000
 set -u
 cd "$(dirname "$0")/../.."
 PY=${PYTHON:-python3}
