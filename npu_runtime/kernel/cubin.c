@@ -1247,6 +1247,10 @@ static npu_status_t parse_kernel_sections(cb_t *cb)
         switch (kind) {
         case 0: k->cmem0_size = (uint32_t)s->size; break;
         case 2:
+            /* the bank's bytes are the compiler's constants: a section that claims a size but
+             * has no file bytes (SHT_NOBITS) leaves nothing to load (fuzz_cubin found it) */
+            if (s->size && !s->data)
+                return cb_bad(cb, "%s: %" PRIu64 " bytes but no data in the file", s->name, s->size);
             k->cmem2 = s->data;
             k->cmem2_size = (uint32_t)s->size;
             k->cmem2_section = (uint16_t)i;
