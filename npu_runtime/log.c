@@ -3,6 +3,15 @@
  * TRANSFER_TO_NPU_LOG=error|warn|info|debug (or ASCEND_GLOBAL_LOG_LEVEL 0=debug 1=info
  * 2=warn 3=error 4=off) is read once. Each event is one line on stderr, written with a single
  * write(2) so lines from several threads never interleave.
+ *
+ * Progress lines (npu_progress): a first run that spends more than ~2 s translating kernels
+ * says so on stderr, so a slow first epoch is not a mystery: one whole line per report, written
+ * with one write(2), rate-limited by the caller (jit.c: at the threshold, then every further
+ * 5 s of compiling, and a summary at exit). Only when stderr is a terminal and the log level
+ * is warn or more verbose; TRANSFER_TO_NPU_PROGRESS=0 (off, no, a negative number) switches it
+ * off, a number sets the threshold in seconds. A line rewritten in place ("\r", erase to end)
+ * was tried first and dropped: a training script prints its loss microseconds after the launch
+ * that compiled, so its output landed on the end of our line (test_progress.py saw it at once).
  */
 #include "npu.h"
 
@@ -143,6 +152,44 @@ static void log_to_sinks(int level, char *msg, size_t len)
     for (int i = 0; i < n; i++)
         copy[i].fn(copy[i].data, level, msg, len);
     in_sink = 0;
+}
+
+/* ------------------------------------------------------------ progress ---- */
+static double prog_thr;
+static pthread_once_t prog_once = PTHREAD_ONCE_INIT;
+static void prog_init(void)
+{
+    double t = 2.0;
+    const char *v = npu_env("TRANSFER_TO_NPU_PROGRESS");
+    if (v) {
+        char *end;
+        double x = strtod(v, &end);
+        if (!strcasecmp(v, "off") || !strcasecmp(v, "no") || (end != v && x <= 0)) t = -1;
+        else if (end != v) t = x;
+    }
+    if (t >= 0 && (npu_log_level() < NPU_LOG_WARN || !isatty(2))) t = -1;
+    prog_thr = t;
+}
+
+double npu_progress_threshold(void)
+{
+    pthread_once(&prog_once, prog_init);
+    return prog_thr;
+}
+
+void npu_progress(const char *fmt, ...)
+{
+    static const char head[] = "[transfer_to_npu] ";
+    const size_t h = sizeof head - 1;
+    char buf[512];
+    memcpy(buf, head, h);
+    va_list ap;
+    va_start(ap, fmt);
+    int m = vsnprintf(buf + h, sizeof buf - h - 1, fmt, ap);
+    va_end(ap);
+    size_t len = h + (m < 0 ? 0 : (size_t)m >= sizeof buf - h - 1 ? sizeof buf - h - 2 : (size_t)m);
+    buf[len++] = '\n';
+    if (write(2, buf, len) < 0) { /* stderr closed: nothing to tell */ }
 }
 
 void npu_log(int level, const char *fmt, ...)

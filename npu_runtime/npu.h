@@ -52,6 +52,11 @@ void npu_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3
 typedef void (*npu_log_sink_fn)(void *data, int level, const char *msg, size_t len);
 void *npu_log_add_sink(npu_log_sink_fn fn, void *data);
 int npu_log_remove_sink(void *handle, void **data);
+/* One progress line on stderr, rewritten in place (log.c's header has the rules).
+ * npu_progress_threshold: seconds of work after which to show it, or < 0 when it must not be
+ * shown (stderr not a terminal, log level below warn, TRANSFER_TO_NPU_PROGRESS=0). */
+double npu_progress_threshold(void);
+void npu_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define NPU_ERR(...)   NPU_LOG(NPU_LOG_ERROR, __VA_ARGS__)
 #define NPU_WARN(...)  NPU_LOG(NPU_LOG_WARN, __VA_ARGS__)
 #define NPU_INFO(...)  NPU_LOG(NPU_LOG_INFO, __VA_ARGS__)

@@ -246,6 +246,43 @@ static void read_cpu_id(void)
 
 static unsigned long tmp_counter;
 
+/* First-run progress (log.c's npu_progress): compiles are counted and timed for the whole
+ * process; a line when their total first passes the threshold (2 s by default), one more per
+ * further 5 s of compiling, and a summary at exit when any was shown. Rate-limited so a cold
+ * PyTorch epoch (hundreds of kernels, ~20 s here) prints a handful of lines, not hundreds. */
+static pthread_mutex_t prog_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long prog_count;
+static uint64_t prog_total_ns;
+static double prog_next = -1;              /* seconds of compiling at which to report next */
+
+static void jit_progress_exit(void)
+{
+    pthread_mutex_lock(&prog_lock);
+    unsigned long n = prog_count;
+    double secs = prog_total_ns / 1e9;
+    pthread_mutex_unlock(&prog_lock);
+    npu_progress("translated %lu kernels for the NPU in %.1f s; the next run loads them from the cache", n, secs);
+}
+
+static void jit_progress(uint64_t ns)
+{
+    double thr = npu_progress_threshold();
+    if (thr < 0) return;
+    pthread_mutex_lock(&prog_lock);
+    if (prog_next < 0) prog_next = thr;
+    prog_count++;
+    prog_total_ns += ns;
+    unsigned long n = prog_count;
+    double secs = prog_total_ns / 1e9;
+    int show = secs >= prog_next, first = show && prog_next == thr;
+    if (show)
+        while (prog_next <= secs) prog_next += 5.0;
+    pthread_mutex_unlock(&prog_lock);
+    if (first) atexit(jit_progress_exit);
+    if (show)
+        npu_progress("translating kernels for the NPU (first run): %lu compiled, %.1f s so far; cached for next runs", n, secs);
+}
+
 npu_status_t npu_jit_load(const char *csrc, size_t len, const char *what, int private_copy,
                           npu_jit_result_t *out)
 {
@@ -295,6 +332,7 @@ npu_status_t npu_jit_load(const char *csrc, size_t len, const char *what, int pr
         if (st != NPU_OK) return st;
         out->compile_ns = npu_now_ns() - t0;
         NPU_INFO("jit: compiled %s in %.1f ms -> %s", what, out->compile_ns / 1e6, so);
+        jit_progress(out->compile_ns);
     }
     const char *path = so;
     char priv[560];
