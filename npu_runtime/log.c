@@ -4,14 +4,15 @@
  * 2=warn 3=error 4=off) is read once. Each event is one line on stderr, written with a single
  * write(2) so lines from several threads never interleave.
  *
- * Progress lines (npu_progress): a first run that spends more than ~2 s translating kernels
- * says so on stderr, so a slow first epoch is not a mystery: one whole line per report, written
- * with one write(2), rate-limited by the caller (jit.c: at the threshold, then every further
- * 5 s of compiling, and a summary at exit). Only when stderr is a terminal and the log level
- * is warn or more verbose; TRANSFER_TO_NPU_PROGRESS=0 (off, no, a negative number) switches it
- * off, a number sets the threshold in seconds. A line rewritten in place ("\r", erase to end)
- * was tried first and dropped: a training script prints its loss microseconds after the launch
- * that compiled, so its output landed on the end of our line (test_progress.py saw it at once).
+ * Progress line (npu_progress): a first run that spends more than ~2 s translating kernels
+ * says so on stderr, so a slow first epoch is not a mystery. The line is written in place
+ * ("\r", erase to end of line, no newline) while a compile runs and erased when it ends
+ * (npu_progress_clear), before control goes back to the program; a final line (final=1) ends
+ * with a newline and stays. Only when stderr is a terminal and the log level is warn or more
+ * verbose; TRANSFER_TO_NPU_PROGRESS=0 (off, no, a negative number) switches it off, a number
+ * sets the threshold in seconds. Leaving the in-place line standing between compiles (ended by
+ * a timer) was tried first and dropped: a training script prints its loss microseconds after
+ * the launch that compiled, and its output landed on the end of our line (test_progress.py).
  */
 #include "npu.h"
 
@@ -23,6 +24,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 static const struct { const char *name, *msg; int sticky; } status_table[] = {
@@ -177,9 +179,9 @@ double npu_progress_threshold(void)
     return prog_thr;
 }
 
-void npu_progress(const char *fmt, ...)
+void npu_progress(int final, const char *fmt, ...)
 {
-    static const char head[] = "[transfer_to_npu] ";
+    static const char head[] = "\r\033[K[transfer_to_npu] ";
     const size_t h = sizeof head - 1;
     char buf[512];
     memcpy(buf, head, h);
@@ -188,8 +190,20 @@ void npu_progress(const char *fmt, ...)
     int m = vsnprintf(buf + h, sizeof buf - h - 1, fmt, ap);
     va_end(ap);
     size_t len = h + (m < 0 ? 0 : (size_t)m >= sizeof buf - h - 1 ? sizeof buf - h - 2 : (size_t)m);
-    buf[len++] = '\n';
+    if (final) {
+        buf[len++] = '\n';
+    } else {
+        /* in place only works on one row: a wrapped line would leave its first rows behind */
+        struct winsize ws;
+        size_t cols = ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 8 ? ws.ws_col : 80;
+        if (len - 4 > cols - 1) len = 4 + cols - 1;     /* 4: "\r\033[K" */
+    }
     if (write(2, buf, len) < 0) { /* stderr closed: nothing to tell */ }
+}
+
+void npu_progress_clear(void)
+{
+    if (write(2, "\r\033[K", 4) < 0) { /* stderr closed */ }
 }
 
 void npu_log(int level, const char *fmt, ...)

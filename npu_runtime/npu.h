@@ -56,7 +56,8 @@ int npu_log_remove_sink(void *handle, void **data);
  * npu_progress_threshold: seconds of work after which to show it, or < 0 when it must not be
  * shown (stderr not a terminal, log level below warn, TRANSFER_TO_NPU_PROGRESS=0). */
 double npu_progress_threshold(void);
-void npu_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void npu_progress(int final, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void npu_progress_clear(void);
 #define NPU_ERR(...)   NPU_LOG(NPU_LOG_ERROR, __VA_ARGS__)
 #define NPU_WARN(...)  NPU_LOG(NPU_LOG_WARN, __VA_ARGS__)
 #define NPU_INFO(...)  NPU_LOG(NPU_LOG_INFO, __VA_ARGS__)

@@ -38,6 +38,7 @@
  * Thread-safety: callable from any thread; no shared state except the temp-name counter.
  */
 #include "ptx_internal.h"
+#include "../npu_obs.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -247,40 +248,56 @@ static void read_cpu_id(void)
 static unsigned long tmp_counter;
 
 /* First-run progress (log.c's npu_progress): compiles are counted and timed for the whole
- * process; a line when their total first passes the threshold (2 s by default), one more per
- * further 5 s of compiling, and a summary at exit when any was shown. Rate-limited so a cold
- * PyTorch epoch (hundreds of kernels, ~20 s here) prints a handful of lines, not hundreds. */
+ * process; once their total passes the threshold (2 s by default) each further compile shows
+ * one in-place line on a terminal while it runs (kernels so far, seconds, the kernel's name)
+ * and erases it when done, and the exit prints one summary line that stays. */
 static pthread_mutex_t prog_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long prog_count;
 static uint64_t prog_total_ns;
-static double prog_next = -1;              /* seconds of compiling at which to report next */
+static int prog_shown, prog_busy;
 
 static void jit_progress_exit(void)
 {
     pthread_mutex_lock(&prog_lock);
-    unsigned long n = prog_count;
-    double secs = prog_total_ns / 1e9;
+    if (prog_busy) npu_progress_clear();
+    npu_progress(1, "translated %lu kernels for the NPU in %.1f s; the next run loads them from the cache",
+                 prog_count, prog_total_ns / 1e9);
     pthread_mutex_unlock(&prog_lock);
-    npu_progress("translated %lu kernels for the NPU in %.1f s; the next run loads them from the cache", n, secs);
 }
 
-static void jit_progress(uint64_t ns)
+/* Before a compile: the in-place line when past the threshold; returns whether one is shown. */
+static int jit_progress_begin(const char *what)
 {
     double thr = npu_progress_threshold();
-    if (thr < 0) return;
+    if (thr < 0) return 0;
     pthread_mutex_lock(&prog_lock);
-    if (prog_next < 0) prog_next = thr;
+    double secs = prog_total_ns / 1e9;
+    int show = secs >= thr;
+    if (show) {
+        if (!prog_shown) { prog_shown = 1; atexit(jit_progress_exit); }
+        prog_busy++;
+        /* the kernel's demangled name without template arguments or parameters */
+        char dm[1024];
+        const char *name = npu_obs_demangle(what, dm, sizeof dm);
+        if (!strncmp(name, "void ", 5)) name += 5;
+        int nl = (int)strcspn(name, "<(");
+        npu_progress(0, "translating kernels for the NPU (first run, cached for next runs): %lu done, %.1f s, now %.*s",
+                     prog_count, secs, nl, name);
+    }
+    pthread_mutex_unlock(&prog_lock);
+    return show;
+}
+
+static void jit_progress_end(int shown, uint64_t ns)
+{
+    if (npu_progress_threshold() < 0) return;
+    pthread_mutex_lock(&prog_lock);
     prog_count++;
     prog_total_ns += ns;
-    unsigned long n = prog_count;
-    double secs = prog_total_ns / 1e9;
-    int show = secs >= prog_next, first = show && prog_next == thr;
-    if (show)
-        while (prog_next <= secs) prog_next += 5.0;
+    if (shown && --prog_busy == 0) npu_progress_clear();
+    /* the compile that crosses the threshold registers the summary too */
+    if (!prog_shown && prog_total_ns / 1e9 >= npu_progress_threshold()) { prog_shown = 1; atexit(jit_progress_exit); }
     pthread_mutex_unlock(&prog_lock);
-    if (first) atexit(jit_progress_exit);
-    if (show)
-        npu_progress("translating kernels for the NPU (first run): %lu compiled, %.1f s so far; cached for next runs", n, secs);
 }
 
 npu_status_t npu_jit_load(const char *csrc, size_t len, const char *what, int private_copy,
@@ -320,7 +337,9 @@ npu_status_t npu_jit_load(const char *csrc, size_t len, const char *what, int pr
             NPU_ERR("jit: %s: cannot write %s: %s", what, cfile, strerror(errno));
             return NPU_EJIT;
         }
+        int shown = jit_progress_begin(what);
         npu_status_t st = run_compiler(cfile, tso, errf, what);
+        jit_progress_end(shown, npu_now_ns() - t0);
         if (st == NPU_OK && rename(tso, so) != 0) {
             NPU_ERR("jit: %s: cannot rename %s: %s", what, tso, strerror(errno));
             st = NPU_EJIT;
@@ -332,7 +351,6 @@ npu_status_t npu_jit_load(const char *csrc, size_t len, const char *what, int pr
         if (st != NPU_OK) return st;
         out->compile_ns = npu_now_ns() - t0;
         NPU_INFO("jit: compiled %s in %.1f ms -> %s", what, out->compile_ns / 1e6, so);
-        jit_progress(out->compile_ns);
     }
     const char *path = so;
     char priv[560];
