@@ -2116,6 +2116,48 @@ static void emit_video(emit_t *E, const ptx_insn_t *in, int kind)
     wr(E, in, &in->ops[0], u32, S(E, "__vsimd(%s, %s, %s, %d, %d, 0x%x, 0x%x, 0x%x, %d)", a, b, c, n, base, asel, bsel, mask, fl));
 }
 
+
+/* lop3 with an immediate LUT (every LOP3 the SASS front end lifts has one) as a plain C
+ * expression, by Shannon expansion on a: f = a ? f1(b, c) : f0(b, c), each half one of the 16
+ * two-input functions in its shortest form. The loop over the 8 minterms in __lop3 stayed a
+ * loop at -O1, and a loop inside a lane loop kept gcc from vectorizing that lane loop
+ * (ATen's GELU backward: 11 of its largest lane loops, each with two ex2 polynomials). */
+static const char *lop3_two(emit_t *E, unsigned f, const char *x, const char *y)
+{
+    switch (f & 15u) {
+    case 0: return "0u";
+    case 1: return S(E, "(~(%s | %s))", x, y);
+    case 2: return S(E, "(~%s & %s)", x, y);
+    case 3: return S(E, "(~%s)", x);
+    case 4: return S(E, "(%s & ~%s)", x, y);
+    case 5: return S(E, "(~%s)", y);
+    case 6: return S(E, "(%s ^ %s)", x, y);
+    case 7: return S(E, "(~(%s & %s))", x, y);
+    case 8: return S(E, "(%s & %s)", x, y);
+    case 9: return S(E, "(~(%s ^ %s))", x, y);
+    case 10: return S(E, "(%s)", y);
+    case 11: return S(E, "(~%s | %s)", x, y);
+    case 12: return S(E, "(%s)", x);
+    case 13: return S(E, "(%s | ~%s)", x, y);
+    case 14: return S(E, "(%s | %s)", x, y);
+    default: return "0xffffffffu";
+    }
+}
+static const char *lop3_expr(emit_t *E, const char *a, const char *b, const char *c, unsigned lut)
+{
+    unsigned f1 = lut >> 4, f0 = lut & 15u;
+    const char *F1 = lop3_two(E, f1, b, c), *F0 = lop3_two(E, f0, b, c);
+    const char *r;
+    if (f1 == f0) r = F0;
+    else if (f0 == 0) r = S(E, "(%s & %s)", a, F1);
+    else if (f1 == 0) r = S(E, "(~%s & %s)", a, F0);
+    else if (f1 == 15) r = S(E, "(%s | %s)", a, F0);
+    else if (f0 == 15) r = S(E, "(~%s | %s)", a, F1);
+    else if (f1 == (~f0 & 15u)) r = S(E, "(%s ^ %s)", a, F0);
+    else r = S(E, "(%s ^ (%s & (%s ^ %s)))", F0, a, F0, F1);
+    return S(E, "((uint32_t)%s)", r);
+}
+
 static void emit_insn(emit_t *E, const ptx_insn_t *in)
 {
     const char *op = in->mods[0];
@@ -2179,7 +2221,8 @@ static void emit_insn(emit_t *E, const ptx_insn_t *in)
         wr(E, in, &in->ops[0], u32, S(E, "__fns(%s, %s, (int32_t)%s)", A(1, u32), A(2, u32), A(3, u32)));
     } else if (!strcmp(op, "lop3")) {
         NEED(5);
-        const char *x = S(E, "__lop3(%s, %s, %s, %s)", A(1, u32), A(2, u32), A(3, u32), A(4, u32));
+        const char *x = in->ops[4].kind == OP_IMM ? lop3_expr(E, A(1, u32), A(2, u32), A(3, u32), (unsigned)in->ops[4].imm & 0xffu)
+                      : S(E, "__lop3(%s, %s, %s, %s)", A(1, u32), A(2, u32), A(3, u32), A(4, u32));
         const ptx_opnd_t *d = &in->ops[0];
         if (d->kind == OP_REG && d->name2) {   /* lop3.BoolOp d|p, a, b, c, lut, q: p = (d != 0) BoolOp q */
             const char *bop = has(in, "and") ? "&" : has(in, "or") ? "|" : NULL;
@@ -2699,6 +2742,26 @@ static int lane_mem_op(const ptx_insn_t *in)
            !strcmp(op, "st") || !strcmp(op, "cp") || !strcmp(op, "tex") || !strcmp(op, "tld4") || !strcmp(op, "suld");
 }
 
+/* Whether a guarded (predicated, or masked in a region) lane statement may run in every lane
+ * with its result kept only where the guard holds (`__g ? new : old`): one plain register
+ * destination, no memory, no trap to speculate (integer div/rem: division by zero). A guarded
+ * statement as `if (g) w[l] = ...` kept gcc from vectorizing the whole fused lane loop around
+ * it (SASS predicates every short conditional: ATen's GELU backward erf/exp paths, @P MUFU.EX2
+ * and friends, ran as scalar double polynomials). */
+static int lane_select_ok(emit_t *E, const ptx_insn_t *in)
+{
+    const char *op = in->mods[0];
+    if (lane_mem_op(in) || !lane_op_ok(in) || !strcmp(op, "atom") || !strcmp(op, "red")) return 0;
+    if (in->nops < 1 || in->ops[0].kind != OP_REG || !in->ops[0].name || in->ops[0].name2) return 0;
+    if (lane_sa_reg(E, in->ops[0].name) || lane_uni_reg(E, in->ops[0].name)) return 0;
+    if (!strcmp(op, "div") || !strcmp(op, "rem")) {
+        for (int m = 1; m < in->nmods; m++)
+            if (!strcmp(in->mods[m], "f32") || !strcmp(in->mods[m], "f64")) return 1;
+        return 0;
+    }
+    return 1;
+}
+
 /* whether no register named by destination operand o is live at instruction j */
 static int dest_dead_at(emit_t *E, const ptx_opnd_t *o, int j)
 {
@@ -3193,6 +3256,16 @@ static void emit_lane_insn(emit_t *E, const ptx_insn_t *in, int idx)
     /* in a masked region the lanes that skip it touch no memory and keep the registers they
      * read after its join (lane_regions); other writes may run in every lane */
     int masked = !uni && E->crg >= 0 && (lane_mem_op(in) || !dest_dead_in_regions(E, &in->ops[0], E->crg));
+    if ((in->pred || masked) && !uni && !post && !atomic && lane_select_ok(E, in)) {
+        /* computed in every lane, kept where the guard holds: a select, not a branch */
+        const char *w = mangle(E, "w_", in->ops[0].name);
+        const char *g = in->pred && masked ? S(E, "((%s >> __l & 1u) && %s)", lane_am(E), lane_pred(E, in))
+                      : in->pred ? lane_pred(E, in) : S(E, "(%s >> __l & 1u)", lane_am(E));
+        OUT("const int __g = %s; const __typeof__(%s[0]) __o = %s[__l]; ", g, w, w);
+        emit_insn(E, in);
+        OUT(" %s[__l] = __g ? %s[__l] : __o; }", w, w);
+        return;
+    }
     if (in->pred && masked) OUT("if ((%s >> __l & 1u) && %s) { ", lane_am(E), lane_pred(E, in));
     else if (masked) OUT("if (%s >> __l & 1u) { ", lane_am(E));
     else if (in->pred) OUT("if %s { ", lane_pred(E, in));
@@ -3501,20 +3574,33 @@ static void lane_load1(emit_t *E, ty_t t, const char *n)
 static int lanes_eligible(emit_t *E, ptx_func_t *f)
 {
     if (E->thread_mode || E->memcheck || npu_env("NPU_PTX_NO_LANES")) return 0;
-    if (f->ninsns > 800) return 0;   /* compile time: CUB's 1000-1200-instruction, 800-900-register
+    const char *mx = npu_env("NPU_PTX_LANES_MAX");
+    int max_insns = mx ? atoi(mx) : 800, max_mem = mx ? atoi(mx) / 12 : 64;
+    if (f->ninsns > max_insns) {     /* compile time: CUB's 1000-1200-instruction, 800-900-register
                                       * reduce kernels took 3.4-5.2 s with lanes, 0.3-0.8 s without */
+        NPU_DEBUG("ptx: %s: no lane groups: %d instructions (> 800)", f->name, f->ninsns);
+        return 0;
+    }
     int nmem = 0;                    /* each access is three small loops in the lane copy: */
     for (int i = 0; i < f->ninsns; i++)  /* tests/ptx/int_ops.ptx (92 accesses) compiled in 0.45 s */
         if (!f->insns[i].is_label && (!strcmp(f->insns[i].mods[0], "ld") || !strcmp(f->insns[i].mods[0], "st")))
             nmem++;                  /* with lanes, 0.12 s without; tiled matmul (41) 0.25 s */
-    if (nmem > 64) return 0;
+    if (nmem > max_mem) {
+        NPU_DEBUG("ptx: %s: no lane groups: %d memory accesses (> 64)", f->name, nmem);
+        return 0;
+    }
     int nregs = 0;
     for (int i = 0; i < f->nlocals; i++) {
         ptx_var_t *v = &f->locals[i];
         if (v->space != SP_REG) continue;
-        if (v->scope != 0 || v->vec > 1) return 0;
+        if (v->scope != 0 || v->vec > 1) {
+            NPU_DEBUG("ptx: %s: no lane groups: register %s is %s", f->name, v->name,
+                      v->scope ? "declared in a nested scope" : "a vector");
+            return 0;
+        }
         nregs += v->nregs ? v->nregs : 1;
     }
+    if (nregs > 512) NPU_DEBUG("ptx: %s: no lane groups: %d registers (> 512)", f->name, nregs);
     return nregs <= 512;
 }
 

@@ -524,13 +524,14 @@ P_INL uint16_t __atom_add_bf16(void *p, uint16_t b) { uint16_t *q = p, o = __ato
     do { n = __hop(o, b, 0, 0, 1, 0, 0); } while (!__atomic_compare_exchange_n(q, &o, n, 1, P_SC, __ATOMIC_RELAXED)); return o; }
 #define __atom_cas(T, p, c, v) ({ T __e = (c); __atomic_compare_exchange_n((T *)(p), &__e, (T)(v), 0, P_SC, P_SC); __e; })
 
-/* lop3: bit i of the result is bit ((a_i << 2) | (b_i << 1) | c_i) of lut */
+/* lop3: bit i of the result is bit ((a_i << 2) | (b_i << 1) | c_i) of lut. Loop-free (each
+ * minterm selected by a mask): a loop here stayed a loop at -O1 and kept lane loops from
+ * vectorizing. An immediate lut is expanded by the emitter instead (lop3_expr). */
 P_INL uint32_t __lop3(uint32_t a, uint32_t b, uint32_t c, uint32_t lut) {
-    uint32_t d = 0;
-    for (int k = 0; k < 8; k++)
-        if ((lut >> k) & 1)
-            d |= ((k & 4) ? a : ~a) & ((k & 2) ? b : ~b) & ((k & 1) ? c : ~c);
-    return d; }
+#define P_LOP3_T(k) ((0u - ((lut >> (k)) & 1u)) & (((k) & 4) ? a : ~a) & (((k) & 2) ? b : ~b) & (((k) & 1) ? c : ~c))
+    return P_LOP3_T(0) | P_LOP3_T(1) | P_LOP3_T(2) | P_LOP3_T(3) | P_LOP3_T(4) | P_LOP3_T(5) | P_LOP3_T(6) | P_LOP3_T(7);
+#undef P_LOP3_T
+}
 /* f16/bf16 unary approximations through double: 0 sin 1 cos 2 ex2 3 lg2 4 tanh 5 sqrt 6 rsqrt 7 rcp */
 P_INL uint16_t __hun(uint16_t a, int op, int bf, int fl) {
     if (fl & 1) a = bf ? __bftz(a) : __hftz(a);
