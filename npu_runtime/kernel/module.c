@@ -295,6 +295,7 @@ static npu_status_t lift_body_locked(npu_kmodule_t *m, struct npu_kfunc *k)
     k->pf->body_len = n;
     k->pf->body_line = 1;
     k->pf->parsed = 0;
+    k->pf->lifted = 1;
     k->lifted = 1;
     return NPU_OK;
 }

@@ -101,6 +101,14 @@
  *    predicates as bytes tested with two 64-bit words (cupy_maximum 1.45 -> 2.55 ns/element),
  *    one address array + out-of-line gather/scatter for every access (tiled SGEMM 2.25x ->
  *    2.85x C).
+ *    gcc vectorizes a fused lane loop whole or not at all: one statement it cannot if-convert
+ *    keeps all of it scalar. So a guarded pure statement is a select (computed in every lane,
+ *    `w[l] = g ? new : old`, lane_select_ok) and lop3 with an immediate LUT is a plain
+ *    expression (lop3_expr; __lop3's loop over 8 minterms stayed a loop at -O1, in per-thread
+ *    code too). ATen's GELU backward (SASS, 256x128 f32, per-thread copy): 368 -> 300-335 us
+ *    per launch, GELU 88 -> 71-77 us. Kernels past the limits get no lane copy (the debug log
+ *    says which limit; NPU_PTX_LANES_MAX=N raises all three for experiments: ATen's GELU
+ *    backward, 1997 instructions and ~2000 registers after webs, then took minutes to compile).
  *  - .func: `static int fn(npu_tctx_t *t, uint8_t *ret..., uint8_t *arg...)`: every parameter
  *    and return value is passed as a pointer to its bytes (the caller's .param array), which
  *    covers scalars, .b8 struct arrays and taking a parameter's address uniformly; gcc
@@ -2501,6 +2509,11 @@ static lcls_t lc_opnd(emit_t *E, const ptx_opnd_t *o)
             return LC(LC_AFF, 0);                                   /* (warpid: groups never straddle warps) */
         return LC(LC_UNK, 0);
     }
+    case OP_VEC: {       /* a pack {a, b}: uniform when every element is */
+        for (int e = 0; e < o->nelem; e++)
+            if (!lc_uni(lc_opnd(E, &o->elem[e]))) return LC(LC_UNK, 0);
+        return LC(LC_AFF, 0);
+    }
     default: return LC(LC_UNK, 0);
     }
 }
@@ -2697,7 +2710,7 @@ static void lane_classify(emit_t *E, ptx_func_t *f)
             if (d->kind == OP_VEC) {
                 for (int e = 0; e < d->nelem; e++)   /* (names without '%' parse as OP_SYM) */
                     if ((d->elem[e].kind == OP_REG || d->elem[e].kind == OP_SYM) && d->elem[e].name)
-                        lc_set(E, d->elem[e].name, !strcmp(in->mods[0], "ld") && lc_uni(v) ? v : LC(LC_UNK, 0), &changed);
+                        lc_set(E, d->elem[e].name, (!strcmp(in->mods[0], "ld") || !strcmp(in->mods[0], "mov")) && lc_uni(v) ? v : LC(LC_UNK, 0), &changed);
                 continue;
             }
             if ((d->kind != OP_REG && d->kind != OP_SYM) || !d->name) continue;
@@ -2751,6 +2764,7 @@ static int lane_mem_op(const ptx_insn_t *in)
 static int lane_select_ok(emit_t *E, const ptx_insn_t *in)
 {
     const char *op = in->mods[0];
+    if (npu_env("NPU_NOSEL")) return 0;
     if (lane_mem_op(in) || !lane_op_ok(in) || !strcmp(op, "atom") || !strcmp(op, "red")) return 0;
     if (in->nops < 1 || in->ops[0].kind != OP_REG || !in->ops[0].name || in->ops[0].name2) return 0;
     if (lane_sa_reg(E, in->ops[0].name) || lane_uni_reg(E, in->ops[0].name)) return 0;
@@ -3248,13 +3262,26 @@ static void emit_lane_insn(emit_t *E, const ptx_insn_t *in, int idx)
     int atomic = !strcmp(op, "atom") || !strcmp(op, "red");
     int uni = !atomic && !post && in->nops >= 1 && (in->ops[0].kind == OP_REG || in->ops[0].kind == OP_SYM) &&
               in->ops[0].name && !in->ops[0].name2 && !insn_no_dest(in) && lane_uni_reg(E, in->ops[0].name);
+    /* an unpack `mov.b64 {a, b}, x` of a uniform x: uniform elements, once in lane 0 too (a
+     * fused loop must never write a uniform register: uniform statements run ahead of it);
+     * lane_uni_dest stays NULL, so the pending loop is flushed before it */
+    int uni_vec = 0;
+    if (!uni && !atomic && !post && !in->pred && in->nops == 2 && in->ops[0].kind == OP_VEC && !strcmp(op, "mov")) {
+        uni_vec = in->ops[0].nelem > 0;
+        for (int e = 0; e < in->ops[0].nelem && uni_vec; e++) {
+            const ptx_opnd_t *x = &in->ops[0].elem[e];
+            uni_vec = (x->kind == OP_REG || x->kind == OP_SYM) && x->name && !x->name2 && lane_uni_reg(E, x->name);
+        }
+    }
     if (uni) {              /* uniform destination (so uniform operands and guard): once, in lane 0 */
         E->lane_uni_dest = in->ops[0].name;
         OUT("{ const uint32_t __l = 0; ");
-    } else if (post || atomic) OUT("for (__l = 0; __l < NPU_LANES; __l++) { ");
+    } else if (uni_vec) OUT("{ const uint32_t __l = 0; ");
+    else if (post || atomic) OUT("for (__l = 0; __l < NPU_LANES; __l++) { ");
     else { E->lane_fuse = 1; OUT("{ "); }
     /* in a masked region the lanes that skip it touch no memory and keep the registers they
      * read after its join (lane_regions); other writes may run in every lane */
+    if (uni_vec) uni = 1;
     int masked = !uni && E->crg >= 0 && (lane_mem_op(in) || !dest_dead_in_regions(E, &in->ops[0], E->crg));
     if ((in->pred || masked) && !uni && !post && !atomic && lane_select_ok(E, in)) {
         /* computed in every lane, kept where the guard holds: a select, not a branch */
@@ -3575,7 +3602,7 @@ static int lanes_eligible(emit_t *E, ptx_func_t *f)
 {
     if (E->thread_mode || E->memcheck || npu_env("NPU_PTX_NO_LANES")) return 0;
     const char *mx = npu_env("NPU_PTX_LANES_MAX");
-    int max_insns = mx ? atoi(mx) : 800, max_mem = mx ? atoi(mx) / 12 : 64;
+    int max_insns = mx ? atoi(mx) : 800, max_mem = mx ? atoi(mx) / 12 : 64, max_regs = mx ? atoi(mx) : 512;
     if (f->ninsns > max_insns) {     /* compile time: CUB's 1000-1200-instruction, 800-900-register
                                       * reduce kernels took 3.4-5.2 s with lanes, 0.3-0.8 s without */
         NPU_DEBUG("ptx: %s: no lane groups: %d instructions (> 800)", f->name, f->ninsns);
@@ -3600,8 +3627,8 @@ static int lanes_eligible(emit_t *E, ptx_func_t *f)
         }
         nregs += v->nregs ? v->nregs : 1;
     }
-    if (nregs > 512) NPU_DEBUG("ptx: %s: no lane groups: %d registers (> 512)", f->name, nregs);
-    return nregs <= 512;
+    if (nregs > max_regs) NPU_DEBUG("ptx: %s: no lane groups: %d registers (> %d)", f->name, nregs, max_regs);
+    return nregs <= max_regs;
 }
 
 /* ------------------------------------------------------------ check ---- */

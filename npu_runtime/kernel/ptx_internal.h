@@ -89,6 +89,7 @@ typedef struct ptx_func {
     /* filled by ptx_parse_func */
     int parsed;
     int lockstep_done, nlockstep;        /* ptx_lockstep_mark ran (it rewrites insns once) */
+    int lifted;                          /* the body came from the SASS front end (ptx_webs runs) */
     npu_status_t parse_status;
     ptx_insn_t *insns; int ninsns;
     ptx_var_t *locals; int nlocals;      /* .reg/.param/.local/.shared declared in the body */
@@ -129,6 +130,10 @@ int ptx_dump_enabled(const char *pass);              /* NPU_PTX_DUMP names this 
  * lockstep points (0: none, nothing inserted), -1 when out of memory (nothing marked). Runs
  * once per function: later calls return the first answer. */
 int ptx_lockstep_mark(ptx_prog_t *p, ptx_func_t *f);
+
+/* ptx_webs.c: splits the registers of a parsed lifted body into webs (one register per set of
+ * definitions reaching common uses); returns the number of new registers, -1 when skipped. */
+int ptx_webs(ptx_prog_t *p, ptx_func_t *f);
 
 /* ptx_emit.c: check + lower + emit for one entry (parses the functions it needs). */
 npu_status_t ptx_translate(ptx_prog_t *p, ptx_func_t *entry, ptx_out_t *out);

@@ -947,7 +947,9 @@ push:
                         x->pred_neg ? "!" : "", x->pred ? x->pred : "", x->opcode, x->nops);
         }
     }
-    return f->parse_status = NPU_OK;
+    f->parse_status = NPU_OK;
+    if (f->lifted) ptx_webs(p, f);
+    return NPU_OK;
 fail:
     free(insns);
     free(locals);

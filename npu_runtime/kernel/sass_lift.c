@@ -47,11 +47,16 @@
  *    offset: the thread's own element" and placed no stop between CUB's WarpExchange stores
  *    and loads (sm_75 SASS has no __syncwarp there: a NOP): DeviceScan::ExclusiveSum gave
  *    h[0] for every element; exact since.
- *  - Physical registers stay physical (no renaming into webs yet): the translator's analyses
- *    are flow-insensitive per register, so a reused register gets the join of its values'
- *    classes (lane groups run it correctly, less often as affine). Passes that assumed
- *    nvcc's one-register-per-value habit were fixed where SASS broke them (ptx_emit.c: a
- *    masked write is masked when its register is live at any enclosing region's join).
+ *  - Physical registers are split into webs after parsing (ptx_webs.c: one register per set
+ *    of definitions reaching common uses, a pack of an unpack `{A, B} = Y ... X = {A, B}`
+ *    read as X = Y), so the translator's flow-insensitive analyses see one value per
+ *    register, as on nvcc's PTX. Before, a reused register got the join of its values'
+ *    classes: ATen's vectorized add (R2/R3 pairs rebuilt for every address, one %t0 for all
+ *    temporaries) had no uniform parameter, no affine address and its lane copy ran 16-lane
+ *    64-bit loops and per-lane gathers (27 us per launch against 13 per thread, 256x128 f32);
+ *    with webs it is 12-13 us either way. Passes that assumed nvcc's one-register-per-value
+ *    habit were fixed where SASS broke them (ptx_emit.c: a masked write is masked when its
+ *    register is live at any enclosing region's join). NPU_SASS_NO_WEBS=1: off.
  *  - Indirect calls (CALL.REL.NOINC Rn): a compare chain over the section's functions'
  *    offsets (the values function pointers hold in cubin.c's model) and a trap. Recursion or
  *    indirect calls add 1024 bytes (cudaLimitStackSize's default) to the kernel's stack array.
