@@ -2764,7 +2764,6 @@ static int lane_mem_op(const ptx_insn_t *in)
 static int lane_select_ok(emit_t *E, const ptx_insn_t *in)
 {
     const char *op = in->mods[0];
-    if (npu_env("NPU_NOSEL")) return 0;
     if (lane_mem_op(in) || !lane_op_ok(in) || !strcmp(op, "atom") || !strcmp(op, "red")) return 0;
     if (in->nops < 1 || in->ops[0].kind != OP_REG || !in->ops[0].name || in->ops[0].name2) return 0;
     if (lane_sa_reg(E, in->ops[0].name) || lane_uni_reg(E, in->ops[0].name)) return 0;

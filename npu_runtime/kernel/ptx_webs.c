@@ -14,13 +14,22 @@
  * "<name>_w<k>" declared with the register's type. A guarded definition (@p mov %r, x) keeps
  * the old value when the guard is false: it does not kill, so a later use it reaches is
  * reached by the older definitions too and joins their web; only a use under the same guard
- * (same predicate and sense, the predicate unwritten since, in the same block) sees it alone.
+ * (same predicate and sense, the predicate unwritten since, in the same block) sees it alone;
+ * the guard's own read is not under the guard (k_carry's `@!%p0 setp %p0, ..` then `@!%p0 ..`
+ * read a stale %p0 when the shortcut took the guard too).
  * A use reached by nothing (dead code) keeps the original name. Extra CFG edges only merge
  * webs (safe); so unknown control instructions are taken to fall through.
  *
  * Not renamed: registers declared in nested scopes, vector registers, and any register that
  * a call names (its return list is a definition the generic operand walk does not see).
- * NPU_SASS_NO_WEBS=1 turns the pass off (A/B measurement).
+ * Opt-in for now: NPU_SASS_WEBS=1. With it, the PTX-path tests and PyTorch's tests pass and
+ * ATen's lane copies get their uniform/affine classes (vectorized add 27 -> 12-13 us per
+ * launch), but in tests/sasslift k_lanes ("shfl in an asm scope + barrier", 64 of 512 wrong),
+ * k_bitops (hangs: lanes + lockstep + phases together; each off alone passes) and k_bf16 /
+ * k_half / k_fnptr (time out) still fail: the lane copy meets register classes it never met
+ * on nvcc's PTX there. Two bugs found and fixed on the way: the guard's own read taking the
+ * same-guard shortcut (k_carry), and a uniform unpack fused into a lane loop that a uniform
+ * statement ran ahead of (nvrtc_cubin).
  */
 #include "ptx_internal.h"
 
@@ -228,9 +237,40 @@ static int pack_of_unpack(ptx_func_t *f)
     return n;
 }
 
+static void dump_opnd(const ptx_opnd_t *o)
+{
+    switch (o->kind) {
+    case OP_REG: case OP_SYM:
+        fprintf(stderr, "%s%s%s%s", o->neg ? "!" : "", o->name ? o->name : "_", o->name2 ? "|" : "", o->name2 ? o->name2 : "");
+        if (o->off) fprintf(stderr, "%+lld", o->off);
+        break;
+    case OP_ADDR: fprintf(stderr, "[%s%+lld]", o->name ? o->name : "", o->off); break;
+    case OP_IMM: fprintf(stderr, "0x%llx", (unsigned long long)o->imm); break;
+    case OP_VEC: case OP_LIST:
+        fprintf(stderr, o->kind == OP_VEC ? "{" : "(");
+        for (int e = 0; e < o->nelem; e++) { if (e) fprintf(stderr, ", "); dump_opnd(&o->elem[e]); }
+        fprintf(stderr, o->kind == OP_VEC ? "}" : ")");
+        break;
+    default: fprintf(stderr, "?"); break;
+    }
+}
+static void dump_body(const ptx_func_t *f)
+{
+    for (int i = 0; i < f->ninsns; i++) {
+        const ptx_insn_t *in = &f->insns[i];
+        if (in->is_label == 1) { fprintf(stderr, "%s:\n", in->label); continue; }
+        if (in->is_label) continue;
+        fprintf(stderr, "%d\t%s%s%s%s ", i, in->pred ? "@" : "", in->pred && in->pred_neg ? "!" : "", in->pred ? in->pred : "",
+                in->pred ? " " : "");
+        fprintf(stderr, "%s ", in->opcode);
+        for (int o = 0; o < in->nops; o++) { if (o) fprintf(stderr, ", "); dump_opnd(&in->ops[o]); }
+        fprintf(stderr, ";\n");
+    }
+}
+
 int ptx_webs(ptx_prog_t *p, ptx_func_t *f)
 {
-    if (npu_env("NPU_SASS_NO_WEBS") || !f->parsed || f->parse_status != NPU_OK || f->ninsns <= 0) return 0;
+    if (!npu_env("NPU_SASS_WEBS") || !f->parsed || f->parse_status != NPU_OK || f->ninsns <= 0) return 0;
     webs_t w;
     memset(&w, 0, sizeof w);
     w.f = f;
@@ -392,7 +432,8 @@ int ptx_webs(ptx_prog_t *p, ptx_func_t *f)
                 int rg = w.slot[s].reg, any = -1;
                 if (!w.slot[s].def) {
                     int ls = last[rg];
-                    if (g >= 0 && ls >= 0 && w.slot[ls].guarded && !npu_env("NPU_WEBS_NOGUARD")) {
+                    /* (not the guard itself: it is read whatever its value) */
+                    if (g >= 0 && ls >= 0 && w.slot[ls].guarded && w.slot[s].name != (char **)&in->pred) {
                         const ptx_insn_t *di = &f->insns[w.slot[ls].guarded - 1];
                         int dg = reg_find(&w, di->pred);
                         if (dg == g && di->pred_neg == in->pred_neg && ver[g] == last_ver[rg]) any = w.slot_def[ls];
@@ -467,10 +508,11 @@ int ptx_webs(ptx_prog_t *p, ptx_func_t *f)
     }
     free(use_web);
     free(web_name);
-    int npk = npu_env("NPU_WEBS_NOPACK") ? 0 : pack_of_unpack(f);
+    int npk = pack_of_unpack(f);
     if (ptx_dump_enabled("webs"))
         fprintf(stderr, "== ptx webs: %s: %d registers, %d definitions, %d new registers, %d operands renamed, %d packs of unpacks\n",
                 f->name, w.nr, w.ndef - w.nr, nnew, renamed, npk);
+    if (ptx_dump_enabled("webs")) dump_body(f);
     rc = nnew;
 out:
     if (rc < 0) NPU_DEBUG("ptx: %s: register webs skipped (out of memory or too large)", f->name);

@@ -47,16 +47,16 @@
  *    offset: the thread's own element" and placed no stop between CUB's WarpExchange stores
  *    and loads (sm_75 SASS has no __syncwarp there: a NOP): DeviceScan::ExclusiveSum gave
  *    h[0] for every element; exact since.
- *  - Physical registers are split into webs after parsing (ptx_webs.c: one register per set
- *    of definitions reaching common uses, a pack of an unpack `{A, B} = Y ... X = {A, B}`
- *    read as X = Y), so the translator's flow-insensitive analyses see one value per
- *    register, as on nvcc's PTX. Before, a reused register got the join of its values'
- *    classes: ATen's vectorized add (R2/R3 pairs rebuilt for every address, one %t0 for all
- *    temporaries) had no uniform parameter, no affine address and its lane copy ran 16-lane
- *    64-bit loops and per-lane gathers (27 us per launch against 13 per thread, 256x128 f32);
- *    with webs it is 12-13 us either way. Passes that assumed nvcc's one-register-per-value
- *    habit were fixed where SASS broke them (ptx_emit.c: a masked write is masked when its
- *    register is live at any enclosing region's join). NPU_SASS_NO_WEBS=1: off.
+ *  - Physical registers stay physical by default. ptx_webs.c splits them into webs (one
+ *    register per set of definitions reaching common uses; a pack of an unpack read as the
+ *    packed register) with NPU_SASS_WEBS=1, so the translator's flow-insensitive analyses
+ *    see one value per register as on nvcc's PTX: ATen's vectorized add (R2/R3 pairs rebuilt
+ *    for every address, one %t0 for all temporaries) then gets uniform parameters, affine
+ *    addresses and vector loads in its lane copy (27 -> 12-13 us per launch, 256x128 f32).
+ *    Opt-in until the sasslift programs ptx_webs.c lists pass with it. Without webs a reused
+ *    register gets the join of its values' classes; passes that assumed nvcc's
+ *    one-register-per-value habit were fixed where SASS broke them (ptx_emit.c: a masked
+ *    write is masked when its register is live at any enclosing region's join).
  *  - Indirect calls (CALL.REL.NOINC Rn): a compare chain over the section's functions'
  *    offsets (the values function pointers hold in cubin.c's model) and a trap. Recursion or
  *    indirect calls add 1024 bytes (cudaLimitStackSize's default) to the kernel's stack array.

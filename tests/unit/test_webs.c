@@ -51,7 +51,11 @@ static const char *SRC =
     "  @%p0 mov.b32 %r1, 11;\n"                /* 27 */
     "  setp.eq.u32 %p0, %r0, 1;\n"             /* 28 */
     "  @%p0 st.global.b32 [%tda0+40], %r1;\n"  /* 29 */
-    "  ret;\n"                                 /* 30 */
+    /* G: a guarded write of the guard itself; its next read (as a guard) may see either value */
+    "  mov.b32 %r1, 12;\n"                     /* 30 */
+    "  @!%p0 setp.eq.u32 %p0, %r1, 12;\n"      /* 31 */
+    "  @!%p0 st.global.b32 [%tda0+44], %r1;\n" /* 32 */
+    "  ret;\n"                                 /* 33 */
     "}\n";
 
 static ptx_insn_t *I(ptx_func_t *f, int k)      /* the k-th statement (labels count) */
@@ -64,6 +68,7 @@ static const char *src(ptx_func_t *f, int k, int o) { return I(f, k)->ops[o].nam
 
 int main(void)
 {
+    if (!getenv("TEST_WEBS_OFF")) setenv("NPU_SASS_WEBS", "1", 1);   /* the pass is opt-in */
     ptx_prog_t p;
     memset(&p, 0, sizeof p);
     const char *texts[] = { SRC };
@@ -73,7 +78,7 @@ int main(void)
     CHECK(f != NULL);
     f->lifted = 1;
     CHECK_EQ(ptx_parse_func(&p, f), NPU_OK);
-    CHECK(f->ninsns >= 31);
+    CHECK(f->ninsns >= 34);
     /* A */
     CHECK(strcmp(dst(f, 1), dst(f, 3)) != 0);
     CHECK(!strcmp(dst(f, 1), src(f, 2, 1)));
@@ -97,6 +102,9 @@ int main(void)
     CHECK(!strcmp(src(f, 24, 1), dst(f, 22)));
     /* F: the use at 29 may see 26 or 27 (p0 was rewritten at 28) */
     CHECK(!strcmp(dst(f, 26), dst(f, 27)) && !strcmp(dst(f, 27), src(f, 29, 1)));
+    /* G: the guard read at 32 joins 31's definition with the older ones (28) */
+    CHECK(!strcmp(I(f, 31)->ops[0].name, I(f, 28)->ops[0].name));
+    CHECK(!strcmp(I(f, 32)->pred, I(f, 31)->ops[0].name));
     /* every name in use is declared */
     for (int i = 0; i < f->ninsns; i++) {
         ptx_insn_t *in = &f->insns[i];
