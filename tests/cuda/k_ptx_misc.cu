@@ -59,15 +59,6 @@ static unsigned h_fns(unsigned mask, unsigned base, int offset)
     for (int k = (int)base; k >= 0 && k < 32; k += inc) if ((mask >> k) & 1) { if (++cnt == want) return (unsigned)k; }
     return 0xffffffffu;
 }
-static unsigned h_lop3(unsigned a, unsigned b, unsigned c, unsigned lut)
-{
-    unsigned r = 0;
-    for (int k = 0; k < 32; k++) {
-        int idx = (((a >> k) & 1) << 2) | (((b >> k) & 1) << 1) | ((c >> k) & 1);
-        r |= ((lut >> idx) & 1u) << k;
-    }
-    return r;
-}
 static float h_minnan(float x, float y) { if (x != x || y != y) return NAN; if (x == 0 && y == 0) return signbit(x) ? x : y; return x < y ? x : y; }
 static float h_maxnan(float x, float y) { if (x != x || y != y) return NAN; if (x == 0 && y == 0) return signbit(x) ? y : x; return x > y ? x : y; }
 
@@ -104,7 +95,7 @@ int main(void)
         int off = 1 + (q >> 8 & 3); if (q & 0x400) off = -off;
         e[12] = h_fns((unsigned)p, (unsigned)q & 31, off);
         unsigned c = (unsigned)p * 7u;
-        e[13] = h_lop3(p, q, c, 0x96); e[14] = h_lop3(p, q, c, 0xe8); e[15] = h_lop3(p, q, c, 0xca); e[16] = h_lop3(p, q, c, 0x1);
+        e[13] = k_lop3(p, q, c, 0x96); e[14] = k_lop3(p, q, c, 0xe8); e[15] = k_lop3(p, q, c, 0xca); e[16] = k_lop3(p, q, c, 0x1);
         e[17] = k_f2u(copysignf(x, y));
         e[18] = k_f2u(h_minnan(x, y)); e[19] = k_f2u(h_maxnan(x, y));
         e[20] = (p < q) && ((p & 4) != 0);

@@ -62,6 +62,18 @@ static inline uint64_t k_rand64(void)
 static inline uint32_t k_rand32(void) { return (uint32_t)(k_rand64() >> 32); }
 /* uniform in [lo, hi) */
 static inline double k_randu(double lo, double hi) { return lo + (hi - lo) * ((k_rand64() >> 11) * (1.0 / 9007199254740992.0)); }
+
+/* lop3.b32's truth table on the host (PTX ISA): bit k of the result is bit
+ * (a_k << 2 | b_k << 1 | c_k) of lut. */
+static inline unsigned k_lop3(unsigned a, unsigned b, unsigned c, unsigned lut)
+{
+    unsigned r = 0;
+    for (int k = 0; k < 32; k++) {
+        int idx = (((a >> k) & 1) << 2) | (((b >> k) & 1) << 1) | ((c >> k) & 1);
+        r |= ((lut >> idx) & 1u) << k;
+    }
+    return r;
+}
 #ifdef __cplusplus
 /* Device and host buffers with 16 guard bytes filled with a pattern (0xA5: stale data shows),
  * copies both ways, and a launch check (launch error, then the kernel's own status). */
