@@ -273,8 +273,7 @@ static int jit_progress_begin(const char *what)
     pthread_mutex_lock(&prog_lock);
     double secs = prog_total_ns / 1e9;
     int show = secs >= thr;
-    if (show) {
-        if (!prog_shown) { prog_shown = 1; atexit(jit_progress_exit); }
+    if (show) {                /* (the compile that crossed the threshold registered the summary) */
         prog_busy++;
         /* the kernel's demangled name without template arguments or parameters */
         char dm[1024];
@@ -295,7 +294,7 @@ static void jit_progress_end(int shown, uint64_t ns)
     prog_count++;
     prog_total_ns += ns;
     if (shown && --prog_busy == 0) npu_progress_clear();
-    /* the compile that crosses the threshold registers the summary too */
+    /* the compile that crosses the threshold registers the summary */
     if (!prog_shown && prog_total_ns / 1e9 >= npu_progress_threshold()) { prog_shown = 1; atexit(jit_progress_exit); }
     pthread_mutex_unlock(&prog_lock);
 }

@@ -2764,7 +2764,7 @@ static int lane_mem_op(const ptx_insn_t *in)
 static int lane_select_ok(emit_t *E, const ptx_insn_t *in)
 {
     const char *op = in->mods[0];
-    if (lane_mem_op(in) || !lane_op_ok(in) || !strcmp(op, "atom") || !strcmp(op, "red")) return 0;
+    if (lane_mem_op(in) || !lane_op_ok(in)) return 0;      /* (atom/red are memory operations) */
     if (in->nops < 1 || in->ops[0].kind != OP_REG || !in->ops[0].name || in->ops[0].name2) return 0;
     if (lane_sa_reg(E, in->ops[0].name) || lane_uni_reg(E, in->ops[0].name)) return 0;
     if (!strcmp(op, "div") || !strcmp(op, "rem")) {
@@ -3275,14 +3275,15 @@ static void emit_lane_insn(emit_t *E, const ptx_insn_t *in, int idx)
     if (uni) {              /* uniform destination (so uniform operands and guard): once, in lane 0 */
         E->lane_uni_dest = in->ops[0].name;
         OUT("{ const uint32_t __l = 0; ");
-    } else if (uni_vec) OUT("{ const uint32_t __l = 0; ");
-    else if (post || atomic) OUT("for (__l = 0; __l < NPU_LANES; __l++) { ");
+    } else if (uni_vec) {
+        uni = 1;
+        OUT("{ const uint32_t __l = 0; ");
+    } else if (post || atomic) OUT("for (__l = 0; __l < NPU_LANES; __l++) { ");
     else { E->lane_fuse = 1; OUT("{ "); }
     /* in a masked region the lanes that skip it touch no memory and keep the registers they
      * read after its join (lane_regions); other writes may run in every lane */
-    if (uni_vec) uni = 1;
     int masked = !uni && E->crg >= 0 && (lane_mem_op(in) || !dest_dead_in_regions(E, &in->ops[0], E->crg));
-    if ((in->pred || masked) && !uni && !post && !atomic && lane_select_ok(E, in)) {
+    if ((in->pred || masked) && !uni && !post && lane_select_ok(E, in)) {
         /* computed in every lane, kept where the guard holds: a select, not a branch */
         const char *w = mangle(E, "w_", in->ops[0].name);
         const char *g = in->pred && masked ? S(E, "((%s >> __l & 1u) && %s)", lane_am(E), lane_pred(E, in))
@@ -3604,7 +3605,7 @@ static int lanes_eligible(emit_t *E, ptx_func_t *f)
     int max_insns = mx ? atoi(mx) : 800, max_mem = mx ? atoi(mx) / 12 : 64, max_regs = mx ? atoi(mx) : 512;
     if (f->ninsns > max_insns) {     /* compile time: CUB's 1000-1200-instruction, 800-900-register
                                       * reduce kernels took 3.4-5.2 s with lanes, 0.3-0.8 s without */
-        NPU_DEBUG("ptx: %s: no lane groups: %d instructions (> 800)", f->name, f->ninsns);
+        NPU_DEBUG("ptx: %s: no lane groups: %d instructions (> %d)", f->name, f->ninsns, max_insns);
         return 0;
     }
     int nmem = 0;                    /* each access is three small loops in the lane copy: */
@@ -3612,7 +3613,7 @@ static int lanes_eligible(emit_t *E, ptx_func_t *f)
         if (!f->insns[i].is_label && (!strcmp(f->insns[i].mods[0], "ld") || !strcmp(f->insns[i].mods[0], "st")))
             nmem++;                  /* with lanes, 0.12 s without; tiled matmul (41) 0.25 s */
     if (nmem > max_mem) {
-        NPU_DEBUG("ptx: %s: no lane groups: %d memory accesses (> 64)", f->name, nmem);
+        NPU_DEBUG("ptx: %s: no lane groups: %d memory accesses (> %d)", f->name, nmem, max_mem);
         return 0;
     }
     int nregs = 0;

@@ -131,6 +131,11 @@ int ptx_dump_enabled(const char *pass);              /* NPU_PTX_DUMP names this 
  * once per function: later calls return the first answer. */
 int ptx_lockstep_mark(ptx_prog_t *p, ptx_func_t *f);
 
+/* ptx_regs.c: whether in's base opcode is in the NULL-terminated set; the opcodes whose first
+ * operand is not a destination, and those that end a basic block (shared by ptx_webs.c). */
+int ptx_base_is(const ptx_insn_t *in, const char *const *set);
+extern const char *const ptx_no_dest[], *const ptx_ends_block[];
+
 /* ptx_webs.c: splits the registers of a parsed lifted body into webs (one register per set of
  * definitions reaching common uses); returns the number of new registers, -1 when skipped. */
 int ptx_webs(ptx_prog_t *p, ptx_func_t *f);

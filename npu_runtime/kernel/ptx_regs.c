@@ -167,7 +167,7 @@ static int opnd_regs(const est_t *e, const ptx_opnd_t *o, int *out, int n, int m
     return n;
 }
 
-static int base_is(const ptx_insn_t *in, const char *const *set)
+int ptx_base_is(const ptx_insn_t *in, const char *const *set)
 {
     const char *b = in->nmods > 0 ? in->mods[0] : in->opcode;
     for (; *set; set++)
@@ -176,10 +176,10 @@ static int base_is(const ptx_insn_t *in, const char *const *set)
     return 0;
 }
 
-static const char *const no_dest[] = { "st", "red", "bra", "brx", "bar", "barrier", "ret", "exit",
+const char *const ptx_no_dest[] = { "st", "red", "bra", "brx", "bar", "barrier", "ret", "exit",
     "trap", "membar", "fence", "prefetch", "prefetchu", "call", "cp", "nanosleep", "pmevent",
     "griddepcontrol", "setmaxnreg", "discard", "brkpt", "stmatrix", "applypriority", NULL };
-static const char *const ends_block[] = { "bra", "brx", "ret", "exit", "trap", NULL };
+const char *const ptx_ends_block[] = { "bra", "brx", "ret", "exit", "trap", NULL };
 
 #define MAXR 64
 
@@ -187,7 +187,7 @@ static const char *const ends_block[] = { "bra", "brx", "ret", "exit", "trap", N
 static void insn_regs(const est_t *e, const ptx_insn_t *in, int *def, int *nd, int *use, int *nu)
 {
     *nd = *nu = 0;
-    int first_is_dest = in->nops > 0 && !base_is(in, no_dest) && in->ops[0].kind != OP_ADDR;
+    int first_is_dest = in->nops > 0 && !ptx_base_is(in, ptx_no_dest) && in->ops[0].kind != OP_ADDR;
     for (int i = 0; i < in->nops; i++) {
         if (i == 0 && first_is_dest)
             *nd = opnd_regs(e, &in->ops[0], def, *nd, MAXR);
@@ -243,7 +243,7 @@ uint32_t ptx_reg_estimate(const ptx_func_t *f)
         }
         block_of[i] = cur;
         bl[cur].last = i;
-        if (!in->is_label && base_is(in, ends_block))
+        if (!in->is_label && ptx_base_is(in, ptx_ends_block))
             cur = -1;
     }
     bits = calloc((size_t)nb * 2 * e.words + e.words * 3 + 1, sizeof *bits);
@@ -256,14 +256,14 @@ uint32_t ptx_reg_estimate(const ptx_func_t *f)
         bl[b].in = bits + (size_t)b * 2 * e.words;
         bl[b].out = bl[b].in + e.words;
         const ptx_insn_t *t = &f->insns[bl[b].last];
-        int brx = !t->is_label && base_is(t, (const char *const[]){ "brx", NULL });
+        int brx = !t->is_label && ptx_base_is(t, (const char *const[]){ "brx", NULL });
         bl[b].succ = malloc(sizeof(int) * (size_t)(2 + (brx ? nlabels : 0)));
         if (!bl[b].succ)
             goto done;
-        int uncond = !t->is_label && !t->pred && base_is(t, ends_block);
+        int uncond = !t->is_label && !t->pred && ptx_base_is(t, ptx_ends_block);
         if (!uncond && b + 1 < nb)
             bl[b].succ[bl[b].nsucc++] = b + 1;
-        if (!t->is_label && base_is(t, (const char *const[]){ "bra", NULL })) {
+        if (!t->is_label && ptx_base_is(t, (const char *const[]){ "bra", NULL })) {
             const ptx_opnd_t *o = t->nops > 0 ? &t->ops[t->nops - 1] : NULL;
             int tb = o ? label_block(f, block_of, o->name) : -1;
             if (tb >= 0)
